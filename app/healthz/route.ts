@@ -1,0 +1,7 @@
+// GET /healthz — site liveness probe (spec 4.1). Deliberately touches nothing: it is also the framework floor
+// the benchmark measures every other route against.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", {
+  GET: endpoint({ handler: () => ok({ status: "ok" }) }),
+});

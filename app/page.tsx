@@ -1,0 +1,31 @@
+import Link from "next/link";
+
+export default function HomePage() {
+  return (
+    <main>
+      <h1>Finance for UK limited companies and LLPs</h1>
+      <p className="lede">
+        Business loans, a revolving Flex facility and Slice instalments for suppliers, decided in minutes and
+        available through our partners or directly.
+      </p>
+      <ul className="products" aria-label="Products">
+        <li>
+          <h2>Business Loan</h2>
+          <p>A fixed sum repaid over an agreed term, with the total cost shown before you commit.</p>
+        </li>
+        <li>
+          <h2>Flex</h2>
+          <p>A revolving credit facility: draw what you need, repay, and draw again.</p>
+        </li>
+        <li>
+          <h2>Slice</h2>
+          <p>Pay accepted billers now and spread the cost over a short period for a fixed fee.</p>
+        </li>
+      </ul>
+      <p>
+        Building an integration? Start with the partner API guide in the repository&apos;s <code>docs/</code>, or check
+        the platform&apos;s <Link href="/public/v1/healthz">health</Link>.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+// The pieces every admin command shares: the command shape, usage errors (exit 2) and the database
+// connection (DATABASE_URL, or the embedded development database, started and migrated when needed).
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { z } from "zod";
+import { applyMigrations, DEV_DATABASE, resolveDatabase, type ResolvedDatabase } from "../scripts/database";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface CommandContext {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  json: boolean;
+  database: () => Promise<import("../lib/db").Database>;
+  print: (human: string, json: unknown) => void;
+}
+
+export interface Command {
+  /** The words that select it, e.g. ["project", "create"]. */
+  words: string[];
+  /** Everything after the words, for the usage text. */
+  synopsis: string;
+  description: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  /** How many positionals it takes after its words. */
+  positionals?: number;
+  run(context: CommandContext): Promise<void>;
+}
+
+/** Parses flag values with a schema; a bad value is a usage error naming the flag. */
+export function parseFlags<S extends z.ZodType>(schema: S, values: unknown): z.output<S> {
+  const result = schema.safeParse(values);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`);
+    throw new UsageError(problems.join("\n"));
+  }
+  return result.data;
+}
+
+export function parseCommandLine(command: Command, args: string[]): Pick<CommandContext, "values" | "positionals" | "json"> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...command.options, json: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== (command.positionals ?? 0)) {
+      throw new UsageError(`expected ${command.positionals ?? 0} argument(s) after "${command.words.join(" ")}"`);
+    }
+    const flags = values as CommandContext["values"];
+    return { values: flags, positionals, json: flags.json === true };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The database for a CLI run, and a function that releases it (stopping an embedded cluster it started). */
+export async function openDatabase(): Promise<{ database: import("../lib/db").Database; close: () => Promise<void> }> {
+  let resolved: ResolvedDatabase | null = null;
+  if (!process.env.DATABASE_URL) {
+    const { parseConfig } = await import("../lib/env");
+    resolved = await resolveDatabase(DEV_DATABASE.name, {
+      dataDirName: DEV_DATABASE.dataDirName,
+      port: parseConfig(process.env).EMBEDDED_POSTGRES_PORT,
+    });
+    process.env.DATABASE_URL = resolved.url;
+  }
+  const { db, disconnectDatabase } = await import("../lib/db");
+  const { readMigrationStatus } = await import("../lib/health/migrations");
+  const database = db();
+  if (resolved && !(await readMigrationStatus(database)).inSync) await applyMigrations(resolved.url);
+  return {
+    database,
+    close: async () => {
+      await disconnectDatabase();
+      await resolved?.embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// The one clock. Domain code asks it for the time so tests can freeze and advance it.
+
+export interface Clock {
+  now(): Date;
+}
+
+const systemClock: Clock = { now: () => new Date() };
+let current: Clock = systemClock;
+
+export const clock: Clock = {
+  now: () => current.now(),
+};
+
+/** Test control: pins the clock at `start` until advanced or restored. */
+export function freezeClock(start: Date | string = new Date()): { advance(ms: number): Date; set(at: Date | string): void } {
+  let instant = new Date(start).getTime();
+  current = { now: () => new Date(instant) };
+  return {
+    advance(ms) {
+      instant += ms;
+      return new Date(instant);
+    },
+    set(at) {
+      instant = new Date(at).getTime();
+    },
+  };
+}
+
+export function restoreClock(): void {
+  current = systemClock;
+}

@@ -1,0 +1,163 @@
+// The one error catalogue (spec 7.2 and 7.3). Nothing else maps an error code to an HTTP status.
+//
+// Choices where the spec is silent or disagrees with itself:
+// - `payload_too_large`: 7.2 (partner ring) says 413 for an oversize body; 7.3 says 422 for an oversize `fields`
+//   object on public intake. The partner and site rings use 413; the public ring uses 422, and a whole public body
+//   over the cap is `request_body_too_large` (422), as 7.3 describes.
+// - Codes of 7.2 that 7.3 gives no `type`: authentication failures are `authentication_error`, unexpected and
+//   availability faults `api_error`, everything else `invalid_request_error`.
+// - `internal_error` (7.2) is used on every ring for unexpected faults; `server_error` (7.3) is kept for clients
+//   that know it but is not emitted.
+// - `retryable` follows 7.2's retry column: 429, 500 and 503 are retryable, as is `idempotency_key_in_progress`
+//   (the first request will finish); everything else is not.
+
+export type ErrorType = "authentication_error" | "invalid_request_error" | "rate_limit_error" | "api_error";
+export type Ring = "partner" | "public" | "site";
+
+interface CatalogueEntry {
+  status: number;
+  type: ErrorType;
+  retryable: boolean;
+  message: string;
+  /** Status on the public ring where 7.3 differs from 7.2. */
+  publicStatus?: number;
+}
+
+const auth = (status: number, message: string): CatalogueEntry => ({ status, type: "authentication_error", retryable: false, message });
+const invalid = (status: number, message: string): CatalogueEntry => ({ status, type: "invalid_request_error", retryable: false, message });
+const fault = (status: number, message: string): CatalogueEntry => ({ status, type: "api_error", retryable: true, message });
+
+export const ERROR_CATALOGUE = {
+  // Request shape (7.3)
+  invalid_json: invalid(400, "The request body is not valid JSON."),
+  missing_content_type: invalid(400, "The request has a body but no Content-Type; send application/json."),
+  unsupported_media_type: invalid(415, "The request Content-Type is not supported; send application/json."),
+  unknown_field: invalid(400, "The request has a field this endpoint does not accept."),
+  validation_failed: invalid(422, "The request failed validation; see detail for each field."),
+  invalid_value_type: invalid(422, "A field has a value of the wrong type."),
+  payload_too_large: { ...invalid(413, "The request body exceeds the size limit."), publicStatus: 422 },
+  request_body_too_large: invalid(422, "The request body exceeds the size limit."),
+  route_not_found: invalid(404, "No endpoint matches this path."),
+  method_not_allowed: invalid(405, "This HTTP method is not allowed on this path."),
+  // Resources and state (7.2)
+  not_found: invalid(404, "No such object."),
+  resource_not_found: invalid(404, "A referenced resource does not exist."),
+  conflict: invalid(409, "The request conflicts with the current state of the resource."),
+  decision_locked: invalid(423, "The decision is locked."),
+  consent_required: invalid(422, "Consent has not been given."),
+  // Idempotency (4.12, 7.3)
+  idempotency_key_malformed: invalid(400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
+  idempotency_key_reused: invalid(409, "This Idempotency-Key was used with a different request."),
+  idempotency_key_in_progress: { ...invalid(409, "A request with this Idempotency-Key is still being processed."), retryable: true },
+  // Authentication and authorisation (7.2, 7.3)
+  unauthenticated: auth(401, "No valid credential was presented."),
+  token_expired: auth(401, "The access token has expired."),
+  token_revoked: auth(401, "The credential has been revoked."),
+  key_revoked: auth(401, "The API key has been revoked."),
+  invalid_api_key: auth(401, "The credential is not valid."),
+  missing_api_key: auth(401, "No credential was presented."),
+  environment_mismatch: auth(401, "The credential belongs to the other environment."),
+  audience_mismatch: auth(401, "The token audience does not match this API."),
+  sso_ticket_expired: auth(401, "The sign-in ticket has expired."),
+  insufficient_scope: auth(403, "The access token lacks the scope this endpoint requires."),
+  scope_not_granted: auth(403, "The token is missing a required scope."),
+  capability_denied: auth(403, "A staff capability or feature flag is required."),
+  account_suspended: auth(403, "The partner account is suspended."),
+  // Limits
+  rate_limited: { status: 429, type: "rate_limit_error", retryable: true, message: "Too many requests; retry after the indicated delay." },
+  // Public intake (7.3)
+  cms_page_not_found: invalid(404, "No such page."),
+  form_required: invalid(422, "The `form` field is required."),
+  invalid_email: invalid(422, "The email address is not valid."),
+  invalid_dept: invalid(422, "The department is not recognised."),
+  support_message_too_long: invalid(422, "The message is too long."),
+  support_session_closed: invalid(409, "This support session is closed."),
+  // Webhooks (7.3)
+  webhook_endpoint_limit: invalid(422, "The webhook endpoint limit for this project has been reached."),
+  webhook_endpoint_url_invalid: invalid(422, "The webhook URL is not acceptable."),
+  webhook_event_unknown: invalid(422, "An enabled event type is not recognised."),
+  webhook_signature_invalid: invalid(400, "The webhook signature did not verify."),
+  webhook_signature_missing: invalid(400, "The webhook has no signature header."),
+  signature_invalid: invalid(400, "The request signature did not verify."),
+  // MCP (7.3)
+  mcp_invalid_params: invalid(422, "The tool parameters failed validation."),
+  mcp_method_not_found: invalid(404, "The JSON-RPC method is not recognised."),
+  mcp_tool_not_found: invalid(404, "The tool is not recognised."),
+  // Faults
+  internal_error: fault(500, "An unexpected error occurred."),
+  server_error: fault(500, "An unexpected error occurred."),
+  service_unavailable: fault(503, "The service is temporarily unavailable."),
+  temporarily_unavailable: fault(503, "The service is briefly unavailable."),
+} satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorDetail {
+  field?: string;
+  reason: string;
+  message?: string;
+}
+
+export interface ApiErrorOptions {
+  message?: string;
+  detail?: ErrorDetail[];
+  /** Known wait before a retry may succeed; rendered as `retry_after_ms` and `Retry-After` (whole seconds). */
+  retryAfterMs?: number;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly code: ErrorCode;
+  readonly detail?: ErrorDetail[];
+  readonly retryAfterMs?: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    super(options.message ?? ERROR_CATALOGUE[code].message);
+    this.code = code;
+    this.detail = options.detail;
+    this.retryAfterMs = options.retryAfterMs;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function describeErrorCode(code: ErrorCode, ring: Ring): { status: number; type: ErrorType; retryable: boolean } {
+  const entry: CatalogueEntry = ERROR_CATALOGUE[code];
+  const status = ring === "public" && entry.publicStatus !== undefined ? entry.publicStatus : entry.status;
+  return { status, type: entry.type, retryable: entry.retryable };
+}
+
+export interface ErrorEnvelope {
+  error: {
+    code: ErrorCode;
+    type: ErrorType;
+    message: string;
+    detail?: ErrorDetail[];
+    correlation_id: string;
+    retryable: boolean;
+    retry_after_ms?: number;
+  };
+}
+
+/** The envelope of spec 7.1 and the headers that go with it (without the request id, which the route adds). */
+export function renderApiError(error: ApiError, correlationId: string, ring: Ring): { status: number; body: ErrorEnvelope; headers: Record<string, string> } {
+  const { status, type, retryable } = describeErrorCode(error.code, ring);
+  const headers: Record<string, string> = { ...error.headers, "X-Service-Correlation-Id": correlationId };
+  const body: ErrorEnvelope = {
+    error: {
+      code: error.code,
+      type,
+      message: error.message,
+      ...(error.detail && error.detail.length > 0 ? { detail: error.detail } : {}),
+      correlation_id: correlationId,
+      retryable,
+    },
+  };
+  if (retryable && error.retryAfterMs !== undefined) {
+    const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+    body.error.retry_after_ms = seconds * 1000;
+    headers["Retry-After"] = String(seconds);
+  }
+  return { status, body, headers };
+}

@@ -1,0 +1,43 @@
+// API key secrets (spec 5.1): prefixed, high-entropy, shown once, stored only as a SHA-256 hash with the
+// prefix and last four characters for display. A slow hash buys nothing for 238-bit random secrets.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { randomToken } from "../ids";
+
+export type KeyType = "secret" | "publishable";
+export type KeyEnvironment = "sandbox" | "live";
+
+const SECRET_LENGTH = 40;
+
+export function keyPrefix(type: KeyType, environment: KeyEnvironment): string {
+  return `${type === "secret" ? "sk" : "pk"}_${environment}_`;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export function secretsMatch(secret: string, expectedHash: string): boolean {
+  const actual = Buffer.from(hashSecret(secret), "hex");
+  const expected = Buffer.from(expectedHash, "hex");
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export interface GeneratedSecret {
+  secret: string;
+  prefix: string;
+  last4: string;
+  secretHash: string;
+}
+
+export function generateSecret(type: KeyType, environment: KeyEnvironment): GeneratedSecret {
+  const prefix = keyPrefix(type, environment);
+  const secret = prefix + randomToken(SECRET_LENGTH);
+  return { secret, prefix, last4: secret.slice(-4), secretHash: hashSecret(secret) };
+}
+
+/** What a presented secret claims to be, from its prefix alone; null when it is not one of ours. */
+export function parseKeyPrefix(secret: string): { type: KeyType; environment: KeyEnvironment } | null {
+  const match = /^(sk|pk)_(sandbox|live)_[0-9A-Za-z]+$/.exec(secret);
+  if (!match) return null;
+  return { type: match[1] === "sk" ? "secret" : "publishable", environment: match[2] as KeyEnvironment };
+}

@@ -1,0 +1,64 @@
+// Creating a partner project with its OAuth client and a secret and publishable key per environment.
+import { z } from "zod";
+import { clock } from "../clock";
+import type { Database } from "../db";
+import { newId } from "../ids";
+import { generateSecret, type KeyEnvironment, type KeyType } from "../keys/secrets";
+import { PARTNER_SCOPES, type PartnerScope } from "../oauth/scopes";
+
+export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
+export type ProjectTier = (typeof PROJECT_TIERS)[number];
+
+export const createProjectInputSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  tier: z.enum(PROJECT_TIERS).default("build"),
+  scopes: z.array(z.enum(PARTNER_SCOPES)).min(1).optional(),
+  isDemo: z.boolean().default(false),
+});
+
+export type CreateProjectInput = z.input<typeof createProjectInputSchema>;
+
+export interface ProjectCredentials {
+  project_id: string;
+  client_id: string;
+  sandbox: { secret_key: string; publishable_key: string };
+  live: { secret_key: string; publishable_key: string };
+  scopes: PartnerScope[];
+}
+
+export async function createProject(database: Database, input: CreateProjectInput): Promise<ProjectCredentials> {
+  const { name, tier, scopes = [...PARTNER_SCOPES], isDemo } = createProjectInputSchema.parse(input);
+  const now = clock.now();
+  const projectId = newId("project");
+  const clientId = newId("oauthClient");
+  const issued: Record<`${KeyType}:${KeyEnvironment}`, string> = {} as never;
+  const keyRows = (["sandbox", "live"] as const).flatMap((environment) =>
+    (["secret", "publishable"] as const).map((type) => {
+      const generated = generateSecret(type, environment);
+      issued[`${type}:${environment}`] = generated.secret;
+      return {
+        id: newId("apiKey"),
+        projectId,
+        type,
+        environment,
+        prefix: generated.prefix,
+        last4: generated.last4,
+        secretHash: generated.secretHash,
+        createdAt: now,
+      };
+    }),
+  );
+  await database.$transaction([
+    database.project.create({
+      data: { id: projectId, name, tier, clientId, scopes, isDemo, createdAt: now, updatedAt: now },
+    }),
+    database.apiKey.createMany({ data: keyRows }),
+  ]);
+  return {
+    project_id: projectId,
+    client_id: clientId,
+    sandbox: { secret_key: issued["secret:sandbox"], publishable_key: issued["publishable:sandbox"] },
+    live: { secret_key: issued["secret:live"], publishable_key: issued["publishable:live"] },
+    scopes,
+  };
+}

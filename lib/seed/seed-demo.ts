@@ -1,0 +1,91 @@
+// The demo data `npm run dev` and `cli seed` create, idempotently. Secrets are only ever stored hashed, so the
+// demo's sandbox credentials are kept in a git-ignored file under .data/ to be printed on every start; when
+// that file is missing or stale, fresh sandbox keys are issued and the old ones revoked.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { clock } from "../clock";
+import { config } from "../env";
+import type { Database } from "../db";
+import { newId } from "../ids";
+import { generateSecret, hashSecret } from "../keys/secrets";
+import { createProject } from "../projects/create-project";
+
+export const DEMO_PROJECT_NAME = "Demo Partner";
+
+export interface DemoCredentials {
+  project_id: string;
+  client_id: string;
+  sandbox: { secret_key: string; publishable_key: string };
+}
+
+export interface SeedResult {
+  created: { project: boolean; sandbox_keys: boolean };
+  demo: DemoCredentials;
+}
+
+function readCredentialsFile(file: string): DemoCredentials | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as DemoCredentials;
+  } catch {
+    return null;
+  }
+}
+
+function writeCredentialsFile(file: string, credentials: DemoCredentials): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+}
+
+async function keysStillActive(database: Database, projectId: string, secrets: string[]): Promise<boolean> {
+  const active = await database.apiKey.count({
+    where: { projectId, status: "active", secretHash: { in: secrets.map(hashSecret) } },
+  });
+  return active === secrets.length;
+}
+
+async function reissueSandboxKeys(database: Database, projectId: string): Promise<DemoCredentials["sandbox"]> {
+  const now = clock.now();
+  const secret = generateSecret("secret", "sandbox");
+  const publishable = generateSecret("publishable", "sandbox");
+  const rows = [
+    { generated: secret, type: "secret" as const },
+    { generated: publishable, type: "publishable" as const },
+  ].map(({ generated, type }) => ({
+    id: newId("apiKey"),
+    projectId,
+    type,
+    environment: "sandbox" as const,
+    prefix: generated.prefix,
+    last4: generated.last4,
+    secretHash: generated.secretHash,
+    createdAt: now,
+  }));
+  await database.$transaction([
+    database.apiKey.updateMany({
+      where: { projectId, environment: "sandbox", status: "active" },
+      data: { status: "revoked", revokedAt: now },
+    }),
+    database.apiKey.createMany({ data: rows }),
+  ]);
+  return { secret_key: secret.secret, publishable_key: publishable.secret };
+}
+
+export async function seedDemo(database: Database, credentialsFile = path.resolve(config().DEMO_CREDENTIALS_FILE)): Promise<SeedResult> {
+  const existing = await database.project.findFirst({ where: { isDemo: true }, orderBy: { id: "asc" } });
+  if (!existing) {
+    const project = await createProject(database, { name: DEMO_PROJECT_NAME, tier: "build", isDemo: true });
+    const demo = { project_id: project.project_id, client_id: project.client_id, sandbox: project.sandbox };
+    writeCredentialsFile(credentialsFile, demo);
+    return { created: { project: true, sandbox_keys: true }, demo };
+  }
+  const saved = readCredentialsFile(credentialsFile);
+  const savedSecrets = saved?.project_id === existing.id ? [saved.sandbox.secret_key, saved.sandbox.publishable_key] : [];
+  if (saved && savedSecrets.length > 0 && (await keysStillActive(database, existing.id, savedSecrets))) {
+    return { created: { project: false, sandbox_keys: false }, demo: saved };
+  }
+  const sandbox = await reissueSandboxKeys(database, existing.id);
+  const demo = { project_id: existing.id, client_id: existing.clientId, sandbox };
+  writeCredentialsFile(credentialsFile, demo);
+  return { created: { project: false, sandbox_keys: true }, demo };
+}

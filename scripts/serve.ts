@@ -1,0 +1,83 @@
+// `npm run dev` / `npm start`: validate configuration, find the database (embedded PostgreSQL under .data/
+// when DATABASE_URL is unset), apply migrations, seed the demo project, then run Next.js. The app never
+// serves on an unmigrated schema.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { ConfigError, parseConfig, type Config } from "../lib/env";
+import { applyMigrations, DEV_DATABASE, resolveDatabase } from "./database";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+
+function loadConfigOrExit(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on("SIGINT", forward);
+    process.on("SIGTERM", forward);
+    child.on("exit", (code, signal) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+async function printDemo(settings: Config): Promise<void> {
+  const [{ db, disconnectDatabase }, { seedDemo }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-demo")]);
+  const { demo } = await seedDemo(db());
+  await disconnectDatabase();
+  console.log(`
+Demo sandbox project ${demo.project_id}
+  client_id       ${demo.client_id}
+  client_secret   ${demo.sandbox.secret_key}
+  publishable key ${demo.sandbox.publishable_key}
+Try:  curl -s ${settings.HUB_URL}/public/v1/healthz
+`);
+}
+
+async function main(): Promise<void> {
+  const mode = process.argv[2];
+  if (mode !== "dev" && mode !== "start") {
+    console.error("usage: tsx scripts/serve.ts dev|start");
+    process.exit(2);
+  }
+  const settings = loadConfigOrExit();
+  const database = await resolveDatabase(DEV_DATABASE.name, {
+    dataDirName: DEV_DATABASE.dataDirName,
+    port: settings.EMBEDDED_POSTGRES_PORT,
+    log: (line) => console.log(line),
+  });
+  console.log(database.embedded ? `Database: embedded PostgreSQL in .data/${DEV_DATABASE.dataDirName}` : "Database: DATABASE_URL");
+  process.env.DATABASE_URL = database.url;
+  await applyMigrations(database.url);
+  if (!settings.SKIP_SEED) await printDemo(settings);
+
+  const env = { ...process.env, DATABASE_URL: database.url, PORT: String(settings.PORT), NEXT_TELEMETRY_DISABLED: "1" };
+  if (mode === "start" && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    console.log("No production build found; running `next build` first.");
+    const built = await run(NEXT_BIN, ["build"], { ...env, NODE_ENV: "production" });
+    if (built !== 0) process.exit(built);
+  }
+  const code = await run(NEXT_BIN, [mode, "--port", String(settings.PORT)], env);
+  await database.embedded?.stop();
+  process.exit(code);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
