@@ -1,14 +1,39 @@
-// Structured JSON logs, one object per line on stdout. Never pass secrets, tokens or bodies here.
+// Structured JSON logs, one object per line. Never pass secrets, tokens or bodies here.
 import { config } from "./env";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-type Level = Exclude<keyof typeof LEVELS, "silent">;
+export type LogLevel = keyof typeof LEVELS;
+type Level = Exclude<LogLevel, "silent">;
+
+export interface LogEntry {
+  level: Level;
+  time: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+interface LoggerSettings {
+  level?: LogLevel;
+  /** Where entries go; by default stdout, and stderr for warnings and errors. */
+  sink?: (entry: LogEntry) => void;
+}
+
+const defaultSink = (entry: LogEntry): void => {
+  const line = `${JSON.stringify(entry)}\n`;
+  if (entry.level === "error" || entry.level === "warn") process.stderr.write(line);
+  else process.stdout.write(line);
+};
+
+let settings: LoggerSettings = {};
+
+/** Overrides the configured level and destination (tests capture entries this way); call with {} to reset. */
+export function configureLogger(next: LoggerSettings): void {
+  settings = next;
+}
 
 function write(level: Level, message: string, fields: Record<string, unknown>): void {
-  if (LEVELS[level] < LEVELS[config().LOG_LEVEL]) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields });
-  if (level === "error" || level === "warn") process.stderr.write(`${line}\n`);
-  else process.stdout.write(`${line}\n`);
+  if (LEVELS[level] < LEVELS[settings.level ?? config().LOG_LEVEL]) return;
+  (settings.sink ?? defaultSink)({ level, time: new Date().toISOString(), msg: message, ...fields });
 }
 
 export const log = {

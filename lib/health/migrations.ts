@@ -11,9 +11,10 @@ export interface MigrationStatus {
   inSync: boolean;
 }
 
+// Read at run time from the deployed tree; the bundler must not trace the filesystem from here.
 export function migrationsOnDisk(directory = MIGRATIONS_DIR): string[] {
-  return readdirSync(directory, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(directory, entry.name, "migration.sql")))
+  return readdirSync(/*turbopackIgnore: true*/ directory, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(/*turbopackIgnore: true*/ path.join(directory, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort();
 }

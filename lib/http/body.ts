@@ -14,10 +14,18 @@ function tooLarge(ring: Ring, limit: number): ApiError {
   return new ApiError(ring === "public" ? "request_body_too_large" : "payload_too_large", { message });
 }
 
-/** The raw bytes, stopping as soon as they pass `limit` so an oversize upload is never buffered whole. */
+// An oversize body is still read (and discarded) up to this many times the cap before the 413 is sent: a
+// client that is mid-upload when the server answers sees a connection reset instead of the error.
+const DRAIN_FACTOR = 8;
+
+/** The raw bytes; past `limit` nothing more is kept, and past the drain bound the upload is cut off. */
 async function readWithinLimit(request: Request, limit: number, ring: Ring): Promise<Uint8Array> {
+  const drainLimit = limit * DRAIN_FACTOR;
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(ring, limit);
+  if (Number.isFinite(declared) && declared > drainLimit) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(ring, limit);
+  }
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -26,12 +34,13 @@ async function readWithinLimit(request: Request, limit: number, ring: Ring): Pro
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
+    if (size > drainLimit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(ring, limit);
+      break;
     }
-    chunks.push(value);
+    if (size <= limit) chunks.push(value);
   }
+  if (size > limit) throw tooLarge(ring, limit);
   return Buffer.concat(chunks);
 }
 

@@ -1,0 +1,85 @@
+// `npm test`: every suite. Unit, API and CLI tests (vitest) against a real PostgreSQL, then the end-to-end
+// tests (Playwright, Debian's Chromium) against a production build. Ends with one line: "N passed, N failed".
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, TEST_DATABASE } from "./database";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS = path.join(ROOT, ".data", "test-results");
+const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
+
+interface Tally {
+  passed: number;
+  failed: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
+    child.on("error", () => resolve(1));
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+function readJson<T>(file: string): T | null {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
+}
+
+async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
+  const output = path.join(RESULTS, "vitest.json");
+  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  const report = readJson<{ numPassedTests: number; numFailedTests: number }>(output);
+  if (!report) return { passed: 0, failed: 1 };
+  return { passed: report.numPassedTests, failed: report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0) };
+}
+
+async function runEndToEnd(env: NodeJS.ProcessEnv): Promise<Tally> {
+  console.log("\n▶ next build");
+  if ((await run(bin("next"), ["build"], { ...env, NODE_ENV: "production" })) !== 0) {
+    console.error("next build failed: the end-to-end suite did not run");
+    return { passed: 0, failed: 1 };
+  }
+  if ((await run("bash", [path.join(ROOT, "scripts", "ensure-chromium.sh")], env)) !== 0) return { passed: 0, failed: 1 };
+  console.log("\n▶ playwright (Chromium)");
+  const output = path.join(RESULTS, "playwright.json");
+  const code = await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: output });
+  const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number } }>(output);
+  if (!report) return { passed: 0, failed: 1 };
+  const failed = report.stats.unexpected + (code !== 0 && report.stats.unexpected === 0 ? 1 : 0);
+  return { passed: report.stats.expected + report.stats.flaky, failed };
+}
+
+async function main(): Promise<void> {
+  rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  let url = process.env.DATABASE_URL;
+  let stopDatabase: () => Promise<void> = async () => undefined;
+  if (url) {
+    await applyMigrations(url);
+  } else {
+    const cluster = await startEmbeddedPostgres({ dataDirName: TEST_DATABASE.dataDirName, port: TEST_DATABASE.defaultPort });
+    await recreateDatabase(cluster.serverUrl, TEST_DATABASE.name);
+    url = databaseUrl(cluster.serverUrl, TEST_DATABASE.name);
+    await applyMigrations(url);
+    stopDatabase = cluster.stop;
+  }
+  const env = { ...process.env, DATABASE_URL: url, TEST_DATABASE_READY: "1", NEXT_TELEMETRY_DISABLED: "1" };
+
+  console.log("▶ vitest (unit, API, CLI)");
+  const unit = await runVitest(env);
+  const endToEnd = await runEndToEnd(env);
+  await stopDatabase();
+
+  const passed = unit.passed + endToEnd.passed;
+  const failed = unit.failed + endToEnd.failed;
+  console.log(`\nvitest: ${unit.passed} passed, ${unit.failed} failed; playwright: ${endToEnd.passed} passed, ${endToEnd.failed} failed`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 && passed > 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});

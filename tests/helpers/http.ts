@@ -1,0 +1,33 @@
+// Small helpers for asserting the spec 7.1 envelope over HTTP.
+import { expect } from "vitest";
+
+export interface ErrorBody {
+  error: {
+    code: string;
+    type: string;
+    message: string;
+    detail?: Array<{ field?: string; reason: string; message?: string }>;
+    correlation_id: string;
+    retryable: boolean;
+    retry_after_ms?: number;
+  };
+}
+
+/** Asserts status, code and the envelope's invariants; returns the parsed body for further checks. */
+export async function expectApiError(response: Response, status: number, code: string): Promise<ErrorBody> {
+  const text = await response.text();
+  expect({ status: response.status, body: text }).toMatchObject({ status });
+  const body = JSON.parse(text) as ErrorBody;
+  expect(body.error.code).toBe(code);
+  expect(body.error.correlation_id).toMatch(/^cor_[0-9a-z]{26}$/);
+  expect(response.headers.get("x-service-correlation-id")).toBe(body.error.correlation_id);
+  expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
+  expect(response.headers.get("content-type")).toContain("application/json");
+  expect(typeof body.error.message).toBe("string");
+  expect(typeof body.error.retryable).toBe("boolean");
+  return body;
+}
+
+export function jsonRequest(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
