@@ -10,6 +10,29 @@ const httpUrl = z
   .url({ protocol: /^https?$/ })
   .transform((value) => value.replace(/\/+$/, ""));
 
+const ed25519Jwk = z.looseObject({
+  kty: z.literal("OKP"),
+  crv: z.literal("Ed25519"),
+  x: z.string().min(1),
+  d: z.string().min(1).optional(),
+  kid: z.string().optional(),
+});
+
+/** A JSON-encoded value in an environment variable, checked against `schema`. */
+function jsonVariable<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: "custom", message: "must be JSON" });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -29,6 +52,13 @@ const configSchema = z.object({
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   /** Where `npm run dev` keeps the demo project's sandbox secrets so it can print them on every start. */
   DEMO_CREDENTIALS_FILE: z.string().min(1).default(".data/demo-credentials.json"),
+  /**
+   * Private Ed25519 JWK (JSON) that signs partner access tokens. Unset: a key is generated once and kept in
+   * the database. Set it in production so the key lives with your other secrets.
+   */
+  OAUTH_SIGNING_KEY: jsonVariable(ed25519Jwk.refine((jwk) => jwk.d !== undefined, "must be a private key (with d)")).optional(),
+  /** Public JWKs (JSON array) of keys retired from signing, still listed in the JWKS while their tokens live. */
+  OAUTH_PREVIOUS_SIGNING_KEYS: jsonVariable(z.array(ed25519Jwk.omit({ d: true }))).optional(),
   /** Skip the demo seed on `npm run dev`/`npm start`. */
   SKIP_SEED: booleanFlag.default(false),
 });

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   correlation: "cor",
   request: "req",
   user: "usr",
+  signingKey: "sigkey",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -45,7 +45,9 @@ Demo sandbox project ${demo.project_id}
   client_id       ${demo.client_id}
   client_secret   ${demo.sandbox.secret_key}
   publishable key ${demo.sandbox.publishable_key}
-Try:  curl -s ${settings.HUB_URL}/public/v1/healthz
+Try:
+  curl -s ${settings.HUB_URL}/public/v1/healthz
+  curl -s ${settings.HUB_URL}/partner/v1/oauth/token -u ${demo.client_id}:${demo.sandbox.secret_key} -d grant_type=client_credentials
 `);
 }
 

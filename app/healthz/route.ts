@@ -2,6 +2,6 @@
 // the benchmark measures every other route against.
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/healthz", {
   GET: endpoint({ handler: () => ok({ status: "ok" }) }),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROJECT_TIERS, createProject } from "../../lib/projects/create-project";
+import { revokeOutstandingTokens, setProjectStatus } from "../../lib/projects/manage-project";
 import { parseFlags, type Command } from "../cli-kit";
 
 const createFlags = z.object({
@@ -28,5 +29,40 @@ export const projectCreate: Command = {
       ].join("\n"),
       project,
     );
+  },
+};
+
+function statusCommand(status: "active" | "suspended", word: string, description: string): Command {
+  return {
+    words: ["project", word],
+    synopsis: "proj_... [--json]",
+    description,
+    options: {},
+    positionals: 1,
+    async run({ positionals, database, print }) {
+      const projectId = positionals[0]!;
+      await setProjectStatus(await database(), projectId, status);
+      print(`Project ${projectId} is ${status}.`, { project_id: projectId, status });
+    },
+  };
+}
+
+export const projectSuspend = statusCommand("suspended", "suspend", "Suspend a project: its tokens and token requests get 403 account_suspended.");
+export const projectActivate = statusCommand("active", "activate", "Re-activate a suspended project.");
+
+const revokeFlags = z.object({ environment: z.enum(["sandbox", "live"]).optional() });
+
+export const projectRevokeTokens: Command = {
+  words: ["project", "revoke-tokens"],
+  synopsis: "proj_... [--environment sandbox|live] [--json]",
+  description: "Revoke every access token already minted (both environments unless one is given).",
+  options: { environment: { type: "string" } },
+  positionals: 1,
+  async run({ positionals, values, database, print }) {
+    const projectId = positionals[0]!;
+    const { environment } = parseFlags(revokeFlags, values);
+    const environments = environment ? [environment] : (["sandbox", "live"] as const);
+    await revokeOutstandingTokens(await database(), projectId, [...environments]);
+    print(`Revoked outstanding ${environments.join(" and ")} tokens of ${projectId}.`, { project_id: projectId, environments });
   },
 };

@@ -2,7 +2,11 @@
 // carries and one structured log line.
 import { newId } from "../ids";
 import { describeError, log } from "../log";
-import { ApiError, renderApiError, type Ring } from "./errors";
+import { OAuthError, renderOAuthError } from "../oauth/errors";
+import { ApiError, describeErrorCode, renderApiError, type Ring } from "./errors";
+
+/** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`) for the OAuth endpoints. */
+export type ErrorFormat = "envelope" | "oauth";
 
 export interface RequestContext {
   readonly requestId: string;
@@ -25,11 +29,20 @@ export function startRequest(request: Request, ring: Ring): RequestContext {
   };
 }
 
-/** The error envelope for anything thrown; an unexpected exception is logged and becomes `internal_error`. */
-export function errorResponse(error: unknown, context: RequestContext): Response {
+/** An API error met on an OAuth endpoint (bad body, rate limit...) in that endpoint's terms. */
+function asOAuthError(error: ApiError, ring: Ring): OAuthError {
+  const status = describeErrorCode(error.code, ring).status;
+  if (error.code === "rate_limited") return new OAuthError("rate_limited", error.message, error.headers);
+  if (status >= 500) return new OAuthError("server_error", "An unexpected error occurred.");
+  const field = error.detail?.[0]?.field;
+  return new OAuthError("invalid_request", field ? `${error.message} (${field})` : error.message);
+}
+
+/** The error body for anything thrown; an unexpected exception is logged and becomes `internal_error`. */
+export function errorResponse(error: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
   const correlationId = newId("correlation");
-  const apiError = error instanceof ApiError ? error : new ApiError("internal_error");
-  if (!(error instanceof ApiError)) {
+  const known = error instanceof ApiError || error instanceof OAuthError;
+  if (!known) {
     log.error("unhandled error", {
       correlation_id: correlationId,
       request_id: context.requestId,
@@ -38,6 +51,15 @@ export function errorResponse(error: unknown, context: RequestContext): Response
       ...describeError(error),
     });
   }
+  if (format === "oauth") {
+    const oauthError =
+      error instanceof OAuthError ? error
+      : error instanceof ApiError ? asOAuthError(error, context.ring)
+      : new OAuthError("server_error", "An unexpected error occurred.");
+    const { status, body, headers } = renderOAuthError(oauthError);
+    return Response.json(body, { status, headers: { ...headers, "X-Service-Correlation-Id": correlationId } });
+  }
+  const apiError = error instanceof ApiError ? error : new ApiError("internal_error");
   const { status, body, headers } = renderApiError(apiError, correlationId, context.ring);
   return Response.json(body, { status, headers });
 }

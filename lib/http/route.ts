@@ -1,12 +1,17 @@
-// The route builder every partner, public and site route goes through. A route file declares, per method,
-// its schemas and handler; the builder runs the steps in a fixed order:
-//   request context → parse params → parse query → parse body → handler → map errors → finish (headers, log)
-// Methods a route does not declare answer 405 with `Allow`; HEAD runs GET without a body.
+// The route builder every partner, public and site route goes through. A route file declares its path and,
+// per method, its schemas and handler; the builder runs the steps in a fixed order:
+//   request context → authenticate (bearer) → scope → parse params → parse query → parse body → handler
+//   → map errors → finish (headers, log)
+// Partner routes take their scope from the one table in lib/oauth/route-scopes.ts. Methods a route does not
+// declare answer 405 with `Allow`; HEAD runs GET without a body.
 import { z } from "zod";
 import { config } from "../env";
+import { PARTNER_ROUTE_SCOPES } from "../oauth/route-scopes";
+import type { PartnerScope } from "../oauth/scopes";
+import { assertScope, authenticateBearer, type Principal } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { ApiError, type Ring } from "./errors";
-import { errorResponse, finishRequest, startRequest, type RequestContext } from "./request-context";
+import { errorResponse, finishRequest, startRequest, type ErrorFormat, type RequestContext } from "./request-context";
 import { parseWith } from "./validation";
 
 export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -28,6 +33,8 @@ type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 export interface HandlerInput<P, Q, B> {
   request: Request;
   context: RequestContext;
+  /** The authenticated caller of a partner route (reading it on a route without a bearer token throws). */
+  principal: Principal;
   params: P;
   query: Q;
   body: B;
@@ -43,6 +50,8 @@ export interface EndpointConfig<
   body?: B;
   /** Body encoding; JSON unless stated (the OAuth endpoints take forms). */
   bodyFormat?: BodyFormat;
+  /** Error body shape: the API envelope unless stated (the OAuth endpoints answer in RFC 6749 form). */
+  errorFormat?: ErrorFormat;
   handler: (
     input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>>,
   ) => Promise<Reply | Response> | Reply | Response;
@@ -93,18 +102,52 @@ async function parseRequestBody(declared: Endpoint["config"], request: Request, 
   return parseWith(declared.body ?? NO_BODY, raw);
 }
 
-async function runEndpoint(ring: Ring, target: Endpoint, request: Request, routeContext: NextRouteContext): Promise<Response> {
+function withoutPrincipal<T extends object>(input: T): T & { principal: Principal } {
+  return Object.defineProperty(input, "principal", {
+    get() {
+      throw new Error("This route has no bearer authentication: it has no principal");
+    },
+  }) as T & { principal: Principal };
+}
+
+async function authenticate(scope: PartnerScope, request: Request, context: RequestContext): Promise<Principal> {
+  const principal = await authenticateBearer(request);
+  context.logFields.project_id = principal.projectId;
+  context.logFields.environment = principal.environment;
+  assertScope(principal, scope);
+  return principal;
+}
+
+async function runEndpoint(
+  ring: Ring,
+  scope: PartnerScope | null,
+  target: Endpoint,
+  request: Request,
+  routeContext: NextRouteContext,
+): Promise<Response> {
   const context = startRequest(request, ring);
   let response: Response;
   try {
+    const principal = scope ? await authenticate(scope, request, context) : null;
     const params = await parseParams(target.config.params, routeContext);
     const query = parseWith(target.config.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(target.config, request, context);
-    response = toResponse(await target.config.handler({ request, context, params, query, body } as never));
+    const input = { request, context, params, query, body };
+    const handlerInput = principal ? { ...input, principal } : withoutPrincipal(input);
+    response = toResponse(await target.config.handler(handlerInput as never));
   } catch (error) {
-    response = errorResponse(error, context);
+    response = errorResponse(error, context, target.config.errorFormat);
   }
   return finishRequest(response, context);
+}
+
+/** The scope a partner route needs, from the one table; a route missing from it is a programming error. */
+function scopeFor(ring: Ring, method: DeclarableMethod, path: string): PartnerScope | null {
+  if (ring !== "partner") return null;
+  const key = `${method} ${path}`;
+  const scope = PARTNER_ROUTE_SCOPES[key];
+  if (scope === undefined) throw new Error(`Partner route "${key}" has no entry in lib/oauth/route-scopes.ts`);
+  return scope;
 }
 
 function answerWith(ring: Ring, error: () => ApiError): RouteHandler {
@@ -118,8 +161,11 @@ function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
-/** Builds the full set of method handlers for a route file: `export const { GET, HEAD, ... } = defineRoute(...)`. */
-export function defineRoute(ring: Ring, endpoints: Partial<Record<DeclarableMethod, Endpoint>>): RouteHandlers {
+/**
+ * Builds the full set of method handlers for a route file: `export const { GET, HEAD, ... } = defineRoute(...)`.
+ * `path` is the route's pattern within its ring (`/keys/{id}` for /partner/v1/keys/[id]).
+ */
+export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<DeclarableMethod, Endpoint>>): RouteHandlers {
   const declared = Object.keys(endpoints) as DeclarableMethod[];
   const allowed = [...declared, ...(endpoints.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const methodNotAllowed = answerWith(ring, () =>
@@ -127,7 +173,9 @@ export function defineRoute(ring: Ring, endpoints: Partial<Record<DeclarableMeth
   );
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
-    return target ? (request, context) => runEndpoint(ring, target, request, context) : methodNotAllowed;
+    if (!target) return methodNotAllowed;
+    const scope = scopeFor(ring, method, path);
+    return (request, context) => runEndpoint(ring, scope, target, request, context);
   };
   const get = handlerFor("GET");
   return {

@@ -24,6 +24,11 @@ function withField(field: string, item: Omit<ErrorDetail, "field">): ErrorDetail
 
 function detailFor(issue: Issue, input: unknown): ErrorDetail[] {
   const field = dottedPath(issue.path);
+  // A missing field fails as whatever its schema expected (a type, an enum value...): report it as missing.
+  const missing = issue.code !== "unrecognized_keys" && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  if (missing && (issue.code === "invalid_type" || issue.code === "invalid_value")) {
+    return [{ field, reason: "required", message: `${field} is required.` }];
+  }
   switch (issue.code) {
     case "unrecognized_keys":
       return issue.keys.map((key) => ({
@@ -32,9 +37,6 @@ function detailFor(issue: Issue, input: unknown): ErrorDetail[] {
         message: `Unknown field \`${key}\`.`,
       }));
     case "invalid_type": {
-      if (valueAt(input, issue.path) === undefined && issue.path.length > 0) {
-        return [withField(field, { reason: "required", message: `${field} is required.` })];
-      }
       const reason = issue.expected === "int" ? "not_integer" : "invalid_type";
       return [withField(field, { reason, message: issue.message })];
     }

@@ -1,7 +1,7 @@
 // API key secrets (spec 5.1): prefixed, high-entropy, shown once, stored only as a SHA-256 hash with the
 // prefix and last four characters for display. A slow hash buys nothing for 238-bit random secrets.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { randomToken } from "../ids";
+import { newId, randomToken } from "../ids";
 
 export type KeyType = "secret" | "publishable";
 export type KeyEnvironment = "sandbox" | "live";
@@ -40,4 +40,23 @@ export function parseKeyPrefix(secret: string): { type: KeyType; environment: Ke
   const match = /^(sk|pk)_(sandbox|live)_[0-9A-Za-z]+$/.exec(secret);
   if (!match) return null;
   return { type: match[1] === "sk" ? "secret" : "publishable", environment: match[2] as KeyEnvironment };
+}
+
+/** A new key's database row and its secret, to be shown once. */
+export function newKeyRow(options: { projectId: string; type: KeyType; environment: KeyEnvironment; createdAt: Date; predecessorId?: string }) {
+  const generated = generateSecret(options.type, options.environment);
+  return {
+    secret: generated.secret,
+    row: {
+      id: newId("apiKey"),
+      projectId: options.projectId,
+      type: options.type,
+      environment: options.environment,
+      prefix: generated.prefix,
+      last4: generated.last4,
+      secretHash: generated.secretHash,
+      predecessorId: options.predecessorId ?? null,
+      createdAt: options.createdAt,
+    },
+  };
 }

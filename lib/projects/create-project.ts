@@ -3,7 +3,7 @@ import { z } from "zod";
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";
-import { generateSecret, type KeyEnvironment, type KeyType } from "../keys/secrets";
+import { newKeyRow, type KeyEnvironment, type KeyType } from "../keys/secrets";
 import { PARTNER_SCOPES, type PartnerScope } from "../oauth/scopes";
 
 export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
@@ -34,18 +34,9 @@ export async function createProject(database: Database, input: CreateProjectInpu
   const issued: Record<`${KeyType}:${KeyEnvironment}`, string> = {} as never;
   const keyRows = (["sandbox", "live"] as const).flatMap((environment) =>
     (["secret", "publishable"] as const).map((type) => {
-      const generated = generateSecret(type, environment);
-      issued[`${type}:${environment}`] = generated.secret;
-      return {
-        id: newId("apiKey"),
-        projectId,
-        type,
-        environment,
-        prefix: generated.prefix,
-        last4: generated.last4,
-        secretHash: generated.secretHash,
-        createdAt: now,
-      };
+      const { secret, row } = newKeyRow({ projectId, type, environment, createdAt: now });
+      issued[`${type}:${environment}`] = secret;
+      return row;
     }),
   );
   await database.$transaction([

@@ -6,8 +6,7 @@ import path from "node:path";
 import { clock } from "../clock";
 import { config } from "../env";
 import type { Database } from "../db";
-import { newId } from "../ids";
-import { generateSecret, hashSecret } from "../keys/secrets";
+import { hashSecret, newKeyRow } from "../keys/secrets";
 import { createProject } from "../projects/create-project";
 
 export const DEMO_PROJECT_NAME = "Demo Partner";
@@ -46,27 +45,14 @@ async function keysStillActive(database: Database, projectId: string, secrets: s
 
 async function reissueSandboxKeys(database: Database, projectId: string): Promise<DemoCredentials["sandbox"]> {
   const now = clock.now();
-  const secret = generateSecret("secret", "sandbox");
-  const publishable = generateSecret("publishable", "sandbox");
-  const rows = [
-    { generated: secret, type: "secret" as const },
-    { generated: publishable, type: "publishable" as const },
-  ].map(({ generated, type }) => ({
-    id: newId("apiKey"),
-    projectId,
-    type,
-    environment: "sandbox" as const,
-    prefix: generated.prefix,
-    last4: generated.last4,
-    secretHash: generated.secretHash,
-    createdAt: now,
-  }));
+  const secret = newKeyRow({ projectId, type: "secret", environment: "sandbox", createdAt: now });
+  const publishable = newKeyRow({ projectId, type: "publishable", environment: "sandbox", createdAt: now });
   await database.$transaction([
     database.apiKey.updateMany({
       where: { projectId, environment: "sandbox", status: "active" },
       data: { status: "revoked", revokedAt: now },
     }),
-    database.apiKey.createMany({ data: rows }),
+    database.apiKey.createMany({ data: [secret.row, publishable.row] }),
   ]);
   return { secret_key: secret.secret, publishable_key: publishable.secret };
 }

@@ -14,15 +14,16 @@ const probeBody = z.strictObject({
   purpose: z.enum(["working_capital", "stock"]).optional(),
 });
 
+// Probes sit on the site ring (no bearer token); the partner ring's bearer step is tested with real routes.
 const probeRoutes = {
-  "/partner/v1/_probe": defineRoute("partner", {
+  "/partner/v1/_probe": defineRoute("site", "/_probe", {
     POST: endpoint({ body: probeBody, handler: ({ body }) => created({ object: "probe", received: body }) }),
     GET: endpoint({
       query: z.strictObject({ colour: z.enum(["red", "blue"]).optional() }),
       handler: ({ query }) => ok({ object: "probe", colour: query.colour ?? null }),
     }),
   }),
-  "/partner/v1/_probe/fail": defineRoute("partner", {
+  "/partner/v1/_probe/fail": defineRoute("site", "/_probe/fail", {
     GET: endpoint({
       handler: () => {
         throw new Error("database password is hunter2");
@@ -34,7 +35,7 @@ const probeRoutes = {
       },
     }),
   }),
-  "/public/v1/_probe": defineRoute("public", {
+  "/public/v1/_probe": defineRoute("public", "/_probe", {
     POST: endpoint({ body: z.strictObject({ note: z.string() }), handler: () => created({ ok: true }) }),
   }),
 };

@@ -9,7 +9,7 @@ import { createProject } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { expectApiError } from "../helpers/http";
 
-const probeList = defineRoute("partner", {
+const probeList = defineRoute("site", "/_probe_projects", {
   GET: endpoint({
     query: listQuerySchema({ tag: z.string().min(1) }),
     handler: async ({ query, context }) => {

@@ -6,15 +6,21 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { hashSecret } from "@/lib/keys/secrets";
 import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
+import pg from "pg";
+import { useIsolatedDatabase } from "../helpers/isolated-database";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const CREDENTIALS_FILE = path.join(ROOT, ".data", `cli-test-credentials-${process.pid}.json`);
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliWith({}, ...args);
+}
+
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "cli.ts"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE, LOG_LEVEL: "silent" },
+      env: { ...process.env, DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE, LOG_LEVEL: "silent", ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -81,6 +87,54 @@ describe("seed", () => {
   });
 });
 
+describe("project administration", () => {
+  it("suspends and re-activates a project", async () => {
+    const created = JSON.parse((await cli("project", "create", "--name", "Suspendable", "--json")).stdout);
+    const suspended = await cli("project", "suspend", created.project_id, "--json");
+    expect(suspended.code).toBe(0);
+    expect(JSON.parse(suspended.stdout)).toEqual({ project_id: created.project_id, status: "suspended" });
+    expect((await db().project.findUniqueOrThrow({ where: { id: created.project_id } })).status).toBe("suspended");
+    expect((await cli("project", "activate", created.project_id)).code).toBe(0);
+    expect((await db().project.findUniqueOrThrow({ where: { id: created.project_id } })).status).toBe("active");
+  });
+
+  it("revokes outstanding tokens of one environment", async () => {
+    const created = JSON.parse((await cli("project", "create", "--name", "Revoker", "--json")).stdout);
+    const { code, stdout } = await cli("project", "revoke-tokens", created.project_id, "--environment", "live", "--json");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ project_id: created.project_id, environments: ["live"] });
+    const project = await db().project.findUniqueOrThrow({ where: { id: created.project_id } });
+    expect(project.liveTokensNotBefore).toBeInstanceOf(Date);
+    expect(project.sandboxTokensNotBefore).toBeNull();
+  });
+
+  it("fails with exit 1 for an unknown project", async () => {
+    const { code, stderr } = await cli("project", "suspend", "proj_nope");
+    expect(code).toBe(1);
+    expect(stderr).toContain("No such project: proj_nope.");
+  });
+
+  it("rotates the signing key (in a database of its own)", async () => {
+    const shared = process.env.DATABASE_URL;
+    await useIsolatedDatabase("cli_rotation");
+    const isolated = process.env.DATABASE_URL!;
+    process.env.DATABASE_URL = shared;
+    for (let rotation = 0; rotation < 2; rotation += 1) {
+      const result = await cliWith({ DATABASE_URL: isolated }, "oauth", "rotate-signing-key", "--json");
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ rotated: true });
+    }
+    const client = new pg.Client({ connectionString: isolated });
+    await client.connect();
+    const { rows } = await client.query("SELECT status, active_slot FROM oauth_signing_keys ORDER BY created_at");
+    await client.end();
+    expect(rows).toEqual([
+      { status: "retired", active_slot: null },
+      { status: "active", active_slot: "current" },
+    ]);
+  });
+});
+
 describe("usage errors exit 2 with usage", () => {
   it.each([
     [["frobnicate"], "unknown command: frobnicate"],
@@ -89,6 +143,8 @@ describe("usage errors exit 2 with usage", () => {
     [["project", "create"], "--name: is required"],
     [["project", "create", "--name", "X", "--tier", "gold"], "--tier:"],
     [["project", "create", "--name", "X", "extra"], "expected 0 argument(s)"],
+    [["project", "suspend"], "expected 1 argument(s)"],
+    [["project", "revoke-tokens", "proj_x", "--environment", "staging"], "--environment:"],
     [[], "Usage:"],
   ])("%j", async (args, message) => {
     const { code, stdout, stderr } = await cli(...args);

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { checkHealth } from "@/lib/health/health";
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/healthz", {
   GET: endpoint({
     handler: async () => {
       const health = await checkHealth(db());

@@ -1,0 +1,68 @@
+// The bearer steps of the partner ring: authenticate the access token, then check the route's scope and the
+// environment of the objects a request touches.
+import type { PartnerScope } from "../oauth/scopes";
+import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
+import { isRevokedByProject, readProjectState } from "../projects/project-state";
+import type { KeyEnvironment } from "../keys/secrets";
+import { ApiError, type ErrorCode } from "./errors";
+
+export interface Principal {
+  projectId: string;
+  clientId: string;
+  environment: KeyEnvironment;
+  livemode: boolean;
+  scopes: ReadonlySet<string>;
+  tokenId: string;
+}
+
+function rejected(code: ErrorCode, description: string): ApiError {
+  return new ApiError(code, {
+    message: description,
+    headers: { "WWW-Authenticate": `Bearer realm="partner", error="invalid_token", error_description="${description}"` },
+  });
+}
+
+export async function authenticateBearer(request: Request): Promise<Principal> {
+  const header = request.headers.get("authorization");
+  const match = header ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim()) : null;
+  if (!match) throw rejected("unauthenticated", "Send an access token: Authorization: Bearer <token>.");
+  let claims;
+  try {
+    claims = await verifyAccessToken(match[1]!);
+  } catch (error) {
+    if (!(error instanceof TokenRejectedError)) throw error;
+    if (error.reason === "expired") throw rejected("token_expired", "The access token has expired; request a new one.");
+    if (error.reason === "wrong_audience") throw rejected("audience_mismatch", "The access token was not issued for this API.");
+    throw rejected("unauthenticated", "The access token is not valid.");
+  }
+  const environment: KeyEnvironment = claims.livemode ? "live" : "sandbox";
+  const project = await readProjectState(claims.sub);
+  if (!project) throw rejected("unauthenticated", "The access token is not valid.");
+  if (project.status === "suspended") throw new ApiError("account_suspended");
+  if (isRevokedByProject(project, environment, claims.iat)) throw rejected("token_revoked", "The access token has been revoked.");
+  return {
+    projectId: claims.sub,
+    clientId: claims.client_id,
+    environment,
+    livemode: claims.livemode,
+    scopes: new Set(claims.scope.split(" ").filter(Boolean)),
+    tokenId: claims.jti,
+  };
+}
+
+export function assertScope(principal: Principal, scope: PartnerScope): void {
+  if (principal.scopes.has(scope)) return;
+  throw new ApiError("insufficient_scope", {
+    message: `This endpoint requires the ${scope} scope.`,
+    headers: { "WWW-Authenticate": `Bearer realm="partner", error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
+/** A sandbox token touching a live object, or the reverse, is refused; it is never silently downgraded. */
+export function assertEnvironment(principal: Principal, object: { livemode: boolean }): void {
+  if (object.livemode === principal.livemode) return;
+  const mode = (livemode: boolean) => (livemode ? "live" : "sandbox");
+  throw new ApiError("environment_mismatch", {
+    message: `This object belongs to the ${mode(object.livemode)} environment; the token is for ${mode(principal.livemode)}.`,
+  });
+}

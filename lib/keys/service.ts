@@ -1,0 +1,120 @@
+// API key management for the partner API (spec 4.5, 3.6) and the OAuth client-secret endpoint (4.7).
+import type { z } from "zod";
+import { clock } from "../clock";
+import { db } from "../db";
+import { assertEnvironment, type Principal } from "../http/auth";
+import { ApiError } from "../http/errors";
+import { paginate, type PageRequest } from "../http/pagination";
+import type { Prisma } from "../generated/prisma/client";
+import { newKeyRow, type KeyEnvironment } from "./secrets";
+import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
+import { serializeKey } from "./serialize";
+
+const HOUR_MS = 3_600_000;
+
+function statusFilter(status: z.output<typeof listKeysQuerySchema>["status"], now: Date): Prisma.ApiKeyWhereInput {
+  if (status === "revoked") return { status: "revoked" };
+  if (status === "expired") return { status: "active", expiresAt: { lte: now } };
+  if (status === "active") return { status: "active", OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  return {};
+}
+
+export async function listKeys(options: { principal: Principal; query: z.output<typeof listKeysQuerySchema>; url: string }) {
+  const { principal, query } = options;
+  const now = clock.now();
+  const where: Prisma.ApiKeyWhereInput = {
+    projectId: principal.projectId,
+    environment: principal.environment,
+    ...(query.type ? { type: query.type } : {}),
+    ...statusFilter(query.status, now),
+  };
+  return paginate({
+    kind: "apiKey",
+    page: query satisfies PageRequest,
+    url: options.url,
+    fetch: (window) => db().apiKey.findMany({ where: { AND: [where, window.id ? { id: window.id } : {}] }, orderBy: window.orderBy, take: window.take }),
+    exists: async (id) => (await db().apiKey.count({ where: { AND: [where, { id }] } })) === 1,
+    serialize: (key) => serializeKey(key, now),
+  });
+}
+
+/** The key, if it is the caller's: another project's key is 404, the other environment's is 401. */
+async function getOwnKeyOrThrow(principal: Principal, id: string) {
+  const key = await db().apiKey.findFirst({ where: { id, projectId: principal.projectId } });
+  if (!key) throw new ApiError("not_found", { message: `No such API key: ${id}.` });
+  assertEnvironment(principal, { livemode: key.environment === "live" });
+  return key;
+}
+
+export async function retrieveKey(principal: Principal, id: string) {
+  return serializeKey(await getOwnKeyOrThrow(principal, id), clock.now());
+}
+
+export async function createKey(principal: Principal, input: z.output<typeof createKeyBodySchema>) {
+  const environment = input.environment ?? principal.environment;
+  // Minting keys for the other environment from this one would be an escalation (sandbox credentials are
+  // often handled less carefully than live ones).
+  assertEnvironment(principal, { livemode: environment === "live" });
+  const now = clock.now();
+  const { secret, row } = newKeyRow({ projectId: principal.projectId, type: input.type, environment, createdAt: now });
+  const key = await db().apiKey.create({ data: row });
+  return { ...serializeKey(key, now), secret };
+}
+
+/**
+ * Issues a successor with a new secret; the predecessor keeps working until `predecessor_expires_at`
+ * (`overlap_hours` from now; 0 ends it at once). Only an unrevoked, never-rolled key can be rolled (a key
+ * only ever expires by being rolled).
+ */
+export async function rollKey(principal: Principal, id: string, overlapHours: number) {
+  const now = clock.now();
+  const predecessorExpiresAt = new Date(now.getTime() + overlapHours * HOUR_MS);
+  return db().$transaction(async (transaction) => {
+    const predecessor = await getOwnKeyOrThrow(principal, id);
+    // Lock the row so two concurrent rolls cannot both create a successor.
+    await transaction.$queryRaw`SELECT id FROM api_keys WHERE id = ${id} FOR UPDATE`;
+    const current = await transaction.apiKey.findUniqueOrThrow({ where: { id }, include: { successor: true } });
+    if (current.status === "revoked") throw new ApiError("conflict", { message: "A revoked key cannot be rolled." });
+    if (current.successor) throw new ApiError("conflict", { message: `This key was already rolled; roll its successor ${current.successor.id}.` });
+    const { secret, row } = newKeyRow({
+      projectId: principal.projectId,
+      type: predecessor.type,
+      environment: predecessor.environment,
+      createdAt: now,
+      predecessorId: predecessor.id,
+    });
+    const successor = await transaction.apiKey.create({ data: row });
+    await transaction.apiKey.update({ where: { id }, data: { expiresAt: predecessorExpiresAt } });
+    return { ...serializeKey(successor, now), secret, predecessor: predecessor.id, predecessor_expires_at: predecessorExpiresAt.toISOString() };
+  });
+}
+
+/** Revokes at once and for good. Tokens it already minted stay valid until they expire (spec 3.6). */
+export async function revokeKey(principal: Principal, id: string) {
+  const key = await getOwnKeyOrThrow(principal, id);
+  const now = clock.now();
+  if (key.status === "revoked") return serializeKey(key, now);
+  const revoked = await db().apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: now } });
+  return serializeKey(revoked, now);
+}
+
+/** The OAuth "second client secret": another secret key of the authenticating key's environment. */
+export async function createClientSecret(options: { projectId: string; clientId: string; environment: KeyEnvironment }) {
+  const now = clock.now();
+  const { secret, row } = newKeyRow({ projectId: options.projectId, type: "secret", environment: options.environment, createdAt: now });
+  const key = await db().apiKey.create({ data: row });
+  return {
+    object: "client_secret" as const,
+    id: key.id,
+    client_id: options.clientId,
+    secret,
+    environment: key.environment,
+    livemode: key.environment === "live",
+    created_at: key.createdAt.toISOString(),
+  };
+}
+
+/** Records that a key authenticated a token request. */
+export async function markKeyUsed(keyId: string): Promise<void> {
+  await db().apiKey.update({ where: { id: keyId }, data: { lastUsedAt: clock.now() } });
+}

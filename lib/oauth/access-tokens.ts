@@ -1,0 +1,95 @@
+// Partner access tokens (spec 5.2): EdDSA JWTs (RFC 9068 `at+jwt`), verified locally with no database round
+// trip for the token itself.
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { z } from "zod";
+import { clock } from "../clock";
+import { config } from "../env";
+import { randomToken } from "../ids";
+import type { KeyEnvironment } from "../keys/secrets";
+import { ACCESS_TOKEN_LIFETIME_SECONDS, signingKeys } from "./signing-keys";
+
+export const PARTNER_AUDIENCE = "partner/v1";
+export const INTERNAL_AUDIENCE = "internal/v1";
+export const AUDIENCES = [PARTNER_AUDIENCE, INTERNAL_AUDIENCE] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+const claimsSchema = z.object({
+  iss: z.string(),
+  sub: z.string(),
+  aud: z.union([z.string(), z.array(z.string())]),
+  client_id: z.string(),
+  scope: z.string(),
+  livemode: z.boolean(),
+  iat: z.number().int(),
+  exp: z.number().int(),
+  jti: z.string(),
+});
+
+export type AccessTokenClaims = z.infer<typeof claimsSchema>;
+
+export interface MintedToken {
+  accessToken: string;
+  expiresIn: number;
+  claims: AccessTokenClaims;
+}
+
+export async function mintAccessToken(options: {
+  projectId: string;
+  clientId: string;
+  environment: KeyEnvironment;
+  scopes: readonly string[];
+  audience: Audience;
+}): Promise<MintedToken> {
+  const { signingKey, signingKid } = await signingKeys();
+  const issuedAt = Math.floor(clock.now().getTime() / 1000);
+  const claims: AccessTokenClaims = {
+    iss: config().HUB_URL,
+    sub: options.projectId,
+    aud: options.audience,
+    client_id: options.clientId,
+    scope: options.scopes.join(" "),
+    livemode: options.environment === "live",
+    iat: issuedAt,
+    exp: issuedAt + ACCESS_TOKEN_LIFETIME_SECONDS,
+    jti: randomToken(24),
+  };
+  const accessToken = await new SignJWT(claims)
+    .setProtectedHeader({ alg: "EdDSA", kid: signingKid, typ: "at+jwt" })
+    .sign(signingKey);
+  return { accessToken, expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS, claims };
+}
+
+export type TokenRejection = "expired" | "wrong_audience" | "invalid";
+
+export class TokenRejectedError extends Error {
+  override name = "TokenRejectedError";
+  constructor(readonly reason: TokenRejection) {
+    super(`access token rejected: ${reason}`);
+  }
+}
+
+/**
+ * Verifies signature (EdDSA only: `none`, HS256 and every other algorithm are refused), issuer, audience,
+ * expiry and type, then the claim shapes. Throws TokenRejectedError.
+ */
+export async function verifyAccessToken(token: string, audience: Audience = PARTNER_AUDIENCE): Promise<AccessTokenClaims> {
+  const { verificationKeys } = await signingKeys();
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, verificationKeys, {
+      algorithms: ["EdDSA"],
+      issuer: config().HUB_URL,
+      audience,
+      typ: "at+jwt",
+      currentDate: clock.now(),
+      requiredClaims: ["iss", "sub", "aud", "exp", "iat", "jti"],
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new TokenRejectedError("expired");
+    if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === "aud") throw new TokenRejectedError("wrong_audience");
+    throw new TokenRejectedError("invalid");
+  }
+  const parsed = claimsSchema.safeParse(payload);
+  if (!parsed.success) throw new TokenRejectedError("invalid");
+  return parsed.data;
+}

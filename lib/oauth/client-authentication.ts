@@ -1,0 +1,98 @@
+// Client authentication for the OAuth endpoints (RFC 6749 §2.3): `client_secret_basic` or
+// `client_secret_post`, never both. The client id is the project's `svc_client_...`; the client secret is one
+// of its secret keys (`sk_sandbox_...` or `sk_live_...`), whose prefix selects the environment.
+import { z } from "zod";
+import { clock } from "../clock";
+import { db } from "../db";
+import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
+import { OAuthError } from "./errors";
+
+export interface ClientCredentialsInput {
+  client_id?: string;
+  client_secret?: string;
+}
+
+/**
+ * The form body of an OAuth endpoint: its own fields plus `client_secret_post` credentials. Not strict:
+ * RFC 6749 §3.2 says unrecognised parameters are ignored. An empty body is an empty form.
+ */
+export function oauthFormSchema<F extends z.ZodRawShape>(fields: F) {
+  const form = z.object({ ...fields, client_id: z.string().optional(), client_secret: z.string().optional() });
+  // Every field of an OAuth form is optional (presence is checked with an OAuth error), so {} is a valid form.
+  return form.optional().transform((value) => value ?? ({} as z.output<typeof form>));
+}
+
+export interface AuthenticatedClient {
+  projectId: string;
+  clientId: string;
+  keyId: string;
+  environment: KeyEnvironment;
+  grantedScopes: string[];
+  internalAudience: boolean;
+}
+
+function decodeBasic(header: string | null): { clientId: string; secret: string } | null {
+  if (!header) return null;
+  const [scheme, value] = header.split(" ", 2);
+  if (scheme?.toLowerCase() !== "basic") return null;
+  const decoded = Buffer.from(value ?? "", "base64").toString("utf8");
+  const separator = decoded.indexOf(":");
+  if (!value || separator < 0) throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+  try {
+    // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, " ")),
+      secret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, " ")),
+    };
+  } catch {
+    throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+  }
+}
+
+function presentedCredentials(request: Request, form: ClientCredentialsInput): { clientId: string; secret: string } {
+  const basic = decodeBasic(request.headers.get("authorization"));
+  if (basic) {
+    if (form.client_secret !== undefined) {
+      throw new OAuthError("invalid_request", "Use one client authentication method: Basic or client_secret in the body, not both.");
+    }
+    if (form.client_id !== undefined && form.client_id !== basic.clientId) {
+      throw new OAuthError("invalid_request", "client_id in the body differs from the Basic credentials.");
+    }
+    return basic;
+  }
+  if (!form.client_id || !form.client_secret) {
+    throw new OAuthError("invalid_client", "Client authentication is required: client_secret_basic or client_secret_post.");
+  }
+  return { clientId: form.client_id, secret: form.client_secret };
+}
+
+const UNKNOWN_CLIENT = "Unknown client or wrong client secret.";
+
+export async function authenticateClient(request: Request, form: ClientCredentialsInput): Promise<AuthenticatedClient> {
+  const { clientId, secret } = presentedCredentials(request, form);
+  const kind = parseKeyPrefix(secret);
+  if (!kind) throw new OAuthError("invalid_client", UNKNOWN_CLIENT);
+  if (kind.type === "publishable") {
+    throw new OAuthError("invalid_client", "A publishable key cannot authenticate a client; use a secret key (sk_...).");
+  }
+  const key = await db().apiKey.findUnique({
+    where: { secretHash: hashSecret(secret) },
+    include: { project: true },
+  });
+  if (!key || key.project.clientId !== clientId || key.type !== "secret" || !secretsMatch(secret, key.secretHash)) {
+    throw new OAuthError("invalid_client", UNKNOWN_CLIENT);
+  }
+  if (key.status === "revoked") throw new OAuthError("key_revoked", "This secret key has been revoked.");
+  if (key.expiresAt && key.expiresAt <= clock.now()) {
+    throw new OAuthError("key_revoked", "This secret key was rolled and its overlap window has ended.");
+  }
+  if (key.project.status === "suspended") throw new OAuthError("account_suspended", "The partner account is suspended.");
+  return {
+    projectId: key.projectId,
+    clientId,
+    keyId: key.id,
+    environment: key.environment,
+    grantedScopes: key.project.scopes,
+    internalAudience: key.project.internalAudience,
+  };
+}

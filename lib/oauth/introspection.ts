@@ -1,0 +1,47 @@
+// Token introspection (RFC 7662). The caller authenticates as a client and may introspect only its own
+// project's tokens: anything else, like anything expired, revoked, tampered or foreign, is `{active: false}`.
+import { z } from "zod";
+import { readProjectState, isRevokedByProject } from "../projects/project-state";
+import { AUDIENCES, TokenRejectedError, verifyAccessToken, type AccessTokenClaims } from "./access-tokens";
+import { authenticateClient, oauthFormSchema } from "./client-authentication";
+import { OAuthError } from "./errors";
+
+export const introspectionRequestSchema = oauthFormSchema({
+  token: z.string().optional(),
+  token_type_hint: z.string().optional(),
+});
+
+async function verifyForAnyAudience(token: string): Promise<AccessTokenClaims | null> {
+  for (const audience of AUDIENCES) {
+    try {
+      return await verifyAccessToken(token, audience);
+    } catch (error) {
+      if (!(error instanceof TokenRejectedError) || error.reason !== "wrong_audience") return null;
+    }
+  }
+  return null;
+}
+
+export async function introspectToken(request: Request, form: z.output<typeof introspectionRequestSchema>) {
+  const client = await authenticateClient(request, form);
+  if (!form.token) throw new OAuthError("invalid_request", "token is required.");
+  const inactive = { active: false as const };
+  const claims = await verifyForAnyAudience(form.token);
+  if (!claims || claims.sub !== client.projectId) return inactive;
+  const project = await readProjectState(claims.sub);
+  if (!project || project.status !== "active") return inactive;
+  if (isRevokedByProject(project, claims.livemode ? "live" : "sandbox", claims.iat)) return inactive;
+  return {
+    active: true as const,
+    scope: claims.scope,
+    client_id: claims.client_id,
+    token_type: "Bearer",
+    exp: claims.exp,
+    iat: claims.iat,
+    sub: claims.sub,
+    aud: claims.aud,
+    iss: claims.iss,
+    jti: claims.jti,
+    livemode: claims.livemode,
+  };
+}

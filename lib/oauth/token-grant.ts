@@ -1,0 +1,61 @@
+// The client-credentials grant (RFC 6749 §4.4, spec 4.7 and 5.2).
+import { z } from "zod";
+import { markKeyUsed } from "../keys/service";
+import { AUDIENCES, mintAccessToken, PARTNER_AUDIENCE, type Audience } from "./access-tokens";
+import { authenticateClient, oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
+import { OAuthError } from "./errors";
+
+export const tokenRequestSchema = oauthFormSchema({
+  grant_type: z.string().optional(),
+  scope: z.string().optional(),
+  audience: z.string().optional(),
+});
+
+export type TokenRequest = z.output<typeof tokenRequestSchema>;
+
+function grantedScopes(client: AuthenticatedClient, requested: string | undefined): string[] {
+  if (requested === undefined || requested.trim() === "") return client.grantedScopes;
+  const scopes = [...new Set(requested.trim().split(/\s+/))];
+  const missing = scopes.filter((scope) => !client.grantedScopes.includes(scope));
+  if (missing.length > 0) throw new OAuthError("invalid_scope", `Scope not granted to this client: ${missing.join(" ")}.`);
+  return scopes;
+}
+
+/**
+ * `internal/v1` is refused with `invalid_request` (not `invalid_scope`) unless the project is provisioned
+ * for it: the audience names a resource, not a permission.
+ */
+function requestedAudience(client: AuthenticatedClient, audience: string | undefined): Audience {
+  if (audience === undefined || audience === "") return PARTNER_AUDIENCE;
+  if (!(AUDIENCES as readonly string[]).includes(audience)) {
+    throw new OAuthError("invalid_request", `Unknown audience "${audience}"; use ${PARTNER_AUDIENCE}.`);
+  }
+  if (audience !== PARTNER_AUDIENCE && !client.internalAudience) {
+    throw new OAuthError("invalid_request", `This client is not provisioned for the ${audience} audience.`);
+  }
+  return audience as Audience;
+}
+
+export async function grantClientCredentials(request: Request, form: TokenRequest) {
+  const client = await authenticateClient(request, form);
+  if (!form.grant_type) throw new OAuthError("invalid_request", "grant_type is required.");
+  if (form.grant_type !== "client_credentials") {
+    throw new OAuthError("unsupported_grant_type", "Only the client_credentials grant is supported.");
+  }
+  const scopes = grantedScopes(client, form.scope);
+  const audience = requestedAudience(client, form.audience);
+  const minted = await mintAccessToken({
+    projectId: client.projectId,
+    clientId: client.clientId,
+    environment: client.environment,
+    scopes,
+    audience,
+  });
+  await markKeyUsed(client.keyId);
+  return {
+    access_token: minted.accessToken,
+    token_type: "Bearer",
+    expires_in: minted.expiresIn,
+    scope: minted.claims.scope,
+  };
+}

@@ -1,0 +1,40 @@
+// The little a request needs to know about its project beyond the token: whether it is suspended and whether
+// its outstanding tokens were revoked. Cached per process for a few seconds so bearer checks stay off the
+// database on the hot path; writes here invalidate this process's copy immediately, others within the TTL.
+import { db } from "../db";
+import type { KeyEnvironment } from "../keys/secrets";
+
+const TTL_MS = 5_000;
+
+export interface ProjectState {
+  id: string;
+  status: "active" | "suspended";
+  tokensNotBefore: Record<KeyEnvironment, Date | null>;
+}
+
+const cache = new Map<string, { state: ProjectState | null; expiresAt: number }>();
+
+export async function readProjectState(projectId: string): Promise<ProjectState | null> {
+  const hit = cache.get(projectId);
+  if (hit && hit.expiresAt > performance.now()) return hit.state;
+  const row = await db().project.findUnique({
+    where: { id: projectId },
+    select: { id: true, status: true, sandboxTokensNotBefore: true, liveTokensNotBefore: true },
+  });
+  const state = row
+    ? { id: row.id, status: row.status, tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore } }
+    : null;
+  cache.set(projectId, { state, expiresAt: performance.now() + TTL_MS });
+  return state;
+}
+
+export function forgetProjectState(projectId: string): void {
+  cache.delete(projectId);
+}
+
+/** Whether a token issued at `issuedAtSeconds` predates a "revoke outstanding tokens" action. */
+export function isRevokedByProject(state: ProjectState, environment: KeyEnvironment, issuedAtSeconds: number): boolean {
+  const notBefore = state.tokensNotBefore[environment];
+  // Token times are whole seconds: a token minted in the same second as the revocation is revoked too.
+  return notBefore !== null && issuedAtSeconds <= Math.floor(notBefore.getTime() / 1000);
+}

@@ -1,0 +1,45 @@
+// Test fixtures for the partner API: a real project (through the same service the CLI uses) and real tokens
+// from the token endpoint.
+import { db } from "@/lib/db";
+import { createProject, type CreateProjectInput, type ProjectCredentials } from "@/lib/projects/create-project";
+
+let counter = 0;
+
+export async function createTestProject(input: Partial<CreateProjectInput> = {}): Promise<ProjectCredentials> {
+  counter += 1;
+  return createProject(db(), { name: `Test Partner ${process.pid}-${counter}`, ...input });
+}
+
+export function basicAuthorization(clientId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+}
+
+export interface TokenOptions {
+  environment?: "sandbox" | "live";
+  scope?: string;
+  secret?: string;
+}
+
+/** POSTs to the token endpoint with client_secret_basic and returns the raw response. */
+export function requestToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}, path = "/partner/v1/oauth/token"): Promise<Response> {
+  const secret = options.secret ?? project[options.environment ?? "sandbox"].secret_key;
+  const form = new URLSearchParams({ grant_type: "client_credentials" });
+  if (options.scope !== undefined) form.set("scope", options.scope);
+  return fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { authorization: basicAuthorization(project.client_id, secret), "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+}
+
+/** A valid access token, or a thrown error describing why none was issued. */
+export async function mintToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}): Promise<string> {
+  const response = await requestToken(baseUrl, project, options);
+  const body = await response.json();
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token as string;
+}
+
+export function bearer(token: string, init: RequestInit = {}): RequestInit {
+  return { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } };
+}
