@@ -26,3 +26,12 @@ export async function disconnectDatabase(): Promise<void> {
   await holder.__lendingDb?.$disconnect();
   holder.__lendingDb = undefined;
 }
+
+// Prisma codes meaning the database could not be reached or answered in time (not a query fault):
+// P1001 unreachable, P1002 timed out, P1008 operation timed out, P1017 connection closed, P2024 pool timeout.
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+
+/** True for errors that mean "try again shortly" rather than a bug: the caller answers 503, retryable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return typeof error === "object" && error !== null && UNAVAILABLE_CODES.has(String((error as { code?: unknown }).code));
+}

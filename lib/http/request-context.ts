@@ -1,5 +1,6 @@
 // The first and last steps of every request: its ids and timing, then the headers every response
 // carries and one structured log line.
+import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { OAuthError, renderOAuthError } from "../oauth/errors";
@@ -38,9 +39,22 @@ function asOAuthError(error: ApiError, ring: Ring): OAuthError {
   return new OAuthError("invalid_request", field ? `${error.message} (${field})` : error.message);
 }
 
-/** The error body for anything thrown; an unexpected exception is logged and becomes `internal_error`. */
-export function errorResponse(error: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
+const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
+
+/**
+ * The error body for anything thrown. An unreachable database is a retryable 503; any other unexpected
+ * exception is logged and becomes `internal_error`.
+ */
+export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
   const correlationId = newId("correlation");
+  let error = thrown;
+  if (isDatabaseUnavailable(thrown)) {
+    log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname });
+    error =
+      format === "oauth"
+        ? new OAuthError("temporarily_unavailable", "The service is briefly unavailable; retry shortly.", { "Retry-After": "1" })
+        : new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
+  }
   const known = error instanceof ApiError || error instanceof OAuthError;
   if (!known) {
     log.error("unhandled error", {
