@@ -1,7 +1,9 @@
 // Runs once when a server process starts: configuration is validated before the first request, so a bad
-// variable stops `next start` with a message naming it instead of failing later.
+// variable stops the server with a message naming it, and the log says which rate-limit store is in use.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("./lib/env");
   config();
+  const { rateLimiter } = await import("./lib/ratelimit/limiter");
+  rateLimiter();
 }

@@ -1,5 +1,5 @@
-// End-to-end tests in Debian's Chromium against a production build served by `next start`.
-// `npm test` builds first and provides DATABASE_URL (already migrated); see scripts/test-all.ts.
+// End-to-end tests in Debian's Chromium against a production build, served the way `npm start` serves it
+// (scripts/serve.ts: our HTTP server around Next). `npm test` builds first and provides DATABASE_URL.
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
@@ -28,10 +28,18 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node_modules/.bin/next start --port ${port} --hostname 127.0.0.1`,
+    command: "node_modules/.bin/tsx scripts/serve.ts start",
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: process.env.DATABASE_URL ?? "" },
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      BASE_URL: `http://127.0.0.1:${port}`,
+      SKIP_SEED: "true",
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: process.env.DATABASE_URL ?? "",
+    },
   },
 });

@@ -1,9 +1,16 @@
 // The one Prisma client, over one pg pool per process (driver adapter; no query-engine binary).
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/prisma/client";
+import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { config } from "./env";
 
 export type Database = PrismaClient;
+/** The database or an open transaction: services take this so a caller can make their writes part of its own. */
+export type DatabaseClient = PrismaClient | Prisma.TransactionClient;
+
+/** Runs `work` in a transaction: a new one, or the caller's when `database` already is one. */
+export function inTransaction<T>(database: DatabaseClient, work: (transaction: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return "$transaction" in database ? database.$transaction(work) : work(database);
+}
 
 function createDatabase(url: string): PrismaClient {
   const adapter = new PrismaPg({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });

@@ -59,6 +59,19 @@ const configSchema = z.object({
   OAUTH_SIGNING_KEY: jsonVariable(ed25519Jwk.refine((jwk) => jwk.d !== undefined, "must be a private key (with d)")).optional(),
   /** Public JWKs (JSON array) of keys retired from signing, still listed in the JWKS while their tokens live. */
   OAUTH_PREVIOUS_SIGNING_KEYS: jsonVariable(z.array(ed25519Jwk.omit({ d: true }))).optional(),
+  /** Rate-limit store: Upstash over REST when both are set, else a plain Redis at REDIS_URL, else in process. */
+  UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/ }).optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /**
+   * Header a trusted reverse proxy sets to the client address (e.g. `x-forwarded-for`, `cf-connecting-ip`).
+   * Unset: the socket's peer address, so callers cannot choose their own rate-limit bucket.
+   */
+  TRUSTED_PROXY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
+    .transform((name) => name.toLowerCase())
+    .optional(),
   /** Skip the demo seed on `npm run dev`/`npm start`. */
   SKIP_SEED: booleanFlag.default(false),
 });

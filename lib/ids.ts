@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   request: "req",
   user: "usr",
   signingKey: "sigkey",
+  idempotencyKey: "idem",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

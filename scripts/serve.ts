@@ -1,6 +1,6 @@
 // `npm run dev` / `npm start`: validate configuration, find the database (embedded PostgreSQL under .data/
-// when DATABASE_URL is unset), apply migrations, seed the demo project, then run Next.js. The app never
-// serves on an unmigrated schema.
+// when DATABASE_URL is unset), apply migrations, seed the demo project, then serve Next.js from our HTTP
+// server (scripts/http-server.ts). The app never serves on an unmigrated schema.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -25,14 +25,7 @@ function loadConfigOrExit(): Config {
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
-    process.on("SIGINT", forward);
-    process.on("SIGTERM", forward);
-    child.on("exit", (code, signal) => {
-      process.off("SIGINT", forward);
-      process.off("SIGTERM", forward);
-      resolve(code ?? (signal ? 1 : 0));
-    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
@@ -68,15 +61,24 @@ async function main(): Promise<void> {
   await applyMigrations(database.url);
   if (!settings.SKIP_SEED) await printDemo(settings);
 
-  const env = { ...process.env, DATABASE_URL: database.url, PORT: String(settings.PORT), NEXT_TELEMETRY_DISABLED: "1" };
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
   if (mode === "start" && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     console.log("No production build found; running `next build` first.");
-    const built = await run(NEXT_BIN, ["build"], { ...env, NODE_ENV: "production" });
+    const built = await run(NEXT_BIN, ["build"], { ...process.env, NODE_ENV: "production" });
     if (built !== 0) process.exit(built);
   }
-  const code = await run(NEXT_BIN, [mode, "--port", String(settings.PORT)], env);
-  await database.embedded?.stop();
-  process.exit(code);
+  // Next reads NODE_ENV when its server module loads: set it before importing our server.
+  (process.env as Record<string, string>).NODE_ENV = mode === "dev" ? "development" : "production";
+  const { startHttpServer } = await import("./http-server");
+  const server = await startHttpServer({ dev: mode === "dev", port: settings.PORT, hostname: process.env.HOSTNAME });
+  console.log(`Ready on ${settings.BASE_URL} (${mode === "dev" ? "development" : "production"})`);
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void (database.embedded?.stop() ?? Promise.resolve()).then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
 
 main().catch((error) => {

@@ -3,6 +3,7 @@
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { readQueueStatus, type QueueStatus } from "../jobs/queue";
+import { rateLimiter, type RateLimiterStatus } from "../ratelimit/limiter";
 import { migrationsOnDisk, readMigrationStatus, type MigrationStatus } from "./migrations";
 
 export const APP_NAME = "lending-platform";
@@ -14,6 +15,8 @@ export interface Health {
   db: { up: boolean; latencyMs: number | null };
   migrations: MigrationStatus;
   queue: QueueStatus;
+  /** The rate-limit store; when unreachable the API fails open and counts it here (not an outage). */
+  ratelimit: RateLimiterStatus;
   time: string;
 }
 
@@ -54,6 +57,7 @@ export async function checkHealth(database: Database): Promise<Health> {
     db: { up, latencyMs },
     migrations,
     queue,
+    ratelimit: rateLimiter().status(),
     time: clock.now().toISOString(),
   };
 }

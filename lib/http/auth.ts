@@ -4,6 +4,7 @@ import type { PartnerScope } from "../oauth/scopes";
 import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
 import { isRevokedByProject, readProjectState } from "../projects/project-state";
 import type { KeyEnvironment } from "../keys/secrets";
+import type { ProjectLimitSettings } from "../ratelimit/policies";
 import { ApiError, type ErrorCode } from "./errors";
 
 export interface Principal {
@@ -13,6 +14,7 @@ export interface Principal {
   livemode: boolean;
   scopes: ReadonlySet<string>;
   tokenId: string;
+  limitSettings: ProjectLimitSettings;
 }
 
 function rejected(code: ErrorCode, description: string): ApiError {
@@ -47,6 +49,7 @@ export async function authenticateBearer(request: Request): Promise<Principal> {
     livemode: claims.livemode,
     scopes: new Set(claims.scope.split(" ").filter(Boolean)),
     tokenId: claims.jti,
+    limitSettings: project.limitSettings,
   };
 }
 

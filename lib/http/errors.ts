@@ -140,6 +140,11 @@ export interface ErrorEnvelope {
   };
 }
 
+/** `Retry-After` is whole seconds, at least one. */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
 /** The envelope of spec 7.1 and the headers that go with it (without the request id, which the route adds). */
 export function renderApiError(error: ApiError, correlationId: string, ring: Ring): { status: number; body: ErrorEnvelope; headers: Record<string, string> } {
   const { status, type, retryable } = describeErrorCode(error.code, ring);
@@ -155,7 +160,7 @@ export function renderApiError(error: ApiError, correlationId: string, ring: Rin
     },
   };
   if (retryable && error.retryAfterMs !== undefined) {
-    const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+    const seconds = retryAfterSeconds(error.retryAfterMs);
     body.error.retry_after_ms = seconds * 1000;
     headers["Retry-After"] = String(seconds);
   }

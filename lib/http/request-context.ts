@@ -4,7 +4,8 @@ import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { OAuthError, renderOAuthError } from "../oauth/errors";
-import { ApiError, describeErrorCode, renderApiError, type Ring } from "./errors";
+import { ApiError, describeErrorCode, renderApiError, retryAfterSeconds, type Ring } from "./errors";
+import { rateLimitHeaders, type RateLimitState } from "./metering";
 
 /** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`) for the OAuth endpoints. */
 export type ErrorFormat = "envelope" | "oauth";
@@ -17,6 +18,8 @@ export interface RequestContext {
   readonly startedAt: number;
   /** Fields later steps learn (project, environment) for the request log line. */
   readonly logFields: Record<string, unknown>;
+  /** The rate-limit decision the response's RateLimit-* headers describe. */
+  rateLimit?: RateLimitState;
 }
 
 export function startRequest(request: Request, ring: Ring): RequestContext {
@@ -33,7 +36,9 @@ export function startRequest(request: Request, ring: Ring): RequestContext {
 /** An API error met on an OAuth endpoint (bad body, rate limit...) in that endpoint's terms. */
 function asOAuthError(error: ApiError, ring: Ring): OAuthError {
   const status = describeErrorCode(error.code, ring).status;
-  if (error.code === "rate_limited") return new OAuthError("rate_limited", error.message, error.headers);
+  if (error.code === "rate_limited") {
+    return new OAuthError("rate_limited", error.message, { ...error.headers, "Retry-After": String(retryAfterSeconds(error.retryAfterMs ?? 1000)) });
+  }
   if (status >= 500) return new OAuthError("server_error", "An unexpected error occurred.");
   const field = error.detail?.[0]?.field;
   return new OAuthError("invalid_request", field ? `${error.message} (${field})` : error.message);
@@ -80,6 +85,9 @@ export function errorResponse(thrown: unknown, context: RequestContext, format: 
 
 export function finishRequest(response: Response, context: RequestContext): Response {
   response.headers.set("X-Request-Id", context.requestId);
+  if (context.rateLimit) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(context.rateLimit))) response.headers.set(name, value);
+  }
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   log.info("request", {
     method: context.method,

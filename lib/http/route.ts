@@ -1,16 +1,21 @@
 // The route builder every partner, public and site route goes through. A route file declares its path and,
 // per method, its schemas and handler; the builder runs the steps in a fixed order:
-//   request context → authenticate (bearer) → scope → parse params → parse query → parse body → handler
-//   → map errors → finish (headers, log)
+//   request context → authenticate (bearer) → rate limit → scope → parse params → parse query → parse body
+//   → handler → map errors → finish (headers, log)
+// The rate limit needs the project from the token, so authentication (a local signature check) comes first;
+// a request without a valid token is metered per client address before its 401 is sent.
 // Partner routes take their scope from the one table in lib/oauth/route-scopes.ts. Methods a route does not
 // declare answer 405 with `Allow`; HEAD runs GET without a body.
 import { z } from "zod";
+import { db, type DatabaseClient } from "../db";
 import { config } from "../env";
+import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../idempotency/idempotency";
 import { PARTNER_ROUTE_SCOPES } from "../oauth/route-scopes";
 import type { PartnerScope } from "../oauth/scopes";
 import { assertScope, authenticateBearer, type Principal } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { ApiError, type Ring } from "./errors";
+import { meterAnonymousPartnerRequest, meterPartnerRequest, meterPublicRequest } from "./metering";
 import { errorResponse, finishRequest, startRequest, type ErrorFormat, type RequestContext } from "./request-context";
 import { parseWith } from "./validation";
 
@@ -35,6 +40,8 @@ export interface HandlerInput<P, Q, B> {
   context: RequestContext;
   /** The authenticated caller of a partner route (reading it on a route without a bearer token throws). */
   principal: Principal;
+  /** Where the handler's writes go: the transaction that also records an Idempotency-Key's outcome. */
+  database: DatabaseClient;
   params: P;
   query: Q;
   body: B;
@@ -52,6 +59,8 @@ export interface EndpointConfig<
   bodyFormat?: BodyFormat;
   /** Error body shape: the API envelope unless stated (the OAuth endpoints answer in RFC 6749 form). */
   errorFormat?: ErrorFormat;
+  /** Create-type partner POSTs: honour Idempotency-Key (spec 4.12). The handler must return a Reply. */
+  idempotent?: boolean;
   handler: (
     input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>>,
   ) => Promise<Reply | Response> | Reply | Response;
@@ -110,16 +119,78 @@ function withoutPrincipal<T extends object>(input: T): T & { principal: Principa
   }) as T & { principal: Principal };
 }
 
-async function authenticate(scope: PartnerScope, request: Request, context: RequestContext): Promise<Principal> {
-  const principal = await authenticateBearer(request);
+interface Admission {
+  principal: Principal | null;
+  /** Gives back the request's concurrency slot. */
+  release: () => Promise<void>;
+}
+
+const nothingToRelease = async (): Promise<void> => undefined;
+
+/** Authentication, metering and the scope check: everything before the request's input is read. */
+async function admit(ring: Ring, routeKey: string, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
+  if (ring === "public") {
+    await meterPublicRequest(request, context);
+    return { principal: null, release: nothingToRelease };
+  }
+  // The OAuth endpoints (no scope) meter themselves, per client id.
+  if (ring !== "partner" || !scope) return { principal: null, release: nothingToRelease };
+  let principal: Principal;
+  try {
+    principal = await authenticateBearer(request);
+  } catch (error) {
+    await meterAnonymousPartnerRequest(request, context);
+    throw error;
+  }
   context.logFields.project_id = principal.projectId;
   context.logFields.environment = principal.environment;
-  assertScope(principal, scope);
-  return principal;
+  const release = await meterPartnerRequest(principal, routeKey, context);
+  try {
+    assertScope(principal, scope);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return { principal, release };
+}
+
+/**
+ * Runs an idempotent endpoint's handler under its Idempotency-Key: replays a finished first request, and
+ * otherwise records this one's outcome in the transaction of its writes. 4xx outcomes are kept (the same
+ * request would fail the same way); a 5xx releases the key so a retry can succeed.
+ */
+async function runIdempotently(handler: Endpoint["config"]["handler"], input: HandlerInput<unknown, unknown, unknown>): Promise<Response> {
+  const { request, context, principal } = input;
+  const key = readIdempotencyKey(request);
+  if (key === null) return toResponse(await handler(input as never));
+  const scope = { projectId: principal.projectId, environment: principal.environment };
+  const claim = await claimIdempotencyKey(scope, key, requestFingerprint(request.method, context.url.pathname, input.body));
+  if (claim.kind === "replay") {
+    const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
+    // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
+    const correlationId = (claim.body as { error?: { correlation_id?: unknown } } | null)?.error?.correlation_id;
+    if (typeof correlationId === "string") headers["X-Service-Correlation-Id"] = correlationId;
+    return Response.json(claim.body, { status: claim.status, headers });
+  }
+  try {
+    const result = await db().$transaction(async (transaction) => {
+      const outcome = await handler({ ...input, database: transaction } as never);
+      if (outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
+      await completeIdempotencyKey(transaction, claim.recordId, outcome.status, outcome.body);
+      return outcome;
+    });
+    return toResponse(result);
+  } catch (error) {
+    const response = errorResponse(error, context);
+    if (response.status < 500) await completeIdempotencyKey(db(), claim.recordId, response.status, await response.clone().json());
+    else await releaseIdempotencyKey(claim.recordId);
+    return response;
+  }
 }
 
 async function runEndpoint(
   ring: Ring,
+  routeKey: string,
   scope: PartnerScope | null,
   target: Endpoint,
   request: Request,
@@ -127,16 +198,24 @@ async function runEndpoint(
 ): Promise<Response> {
   const context = startRequest(request, ring);
   let response: Response;
+  let release = nothingToRelease;
   try {
-    const principal = scope ? await authenticate(scope, request, context) : null;
+    const admission = await admit(ring, routeKey, scope, request, context);
+    release = admission.release;
+    const principal = admission.principal;
     const params = await parseParams(target.config.params, routeContext);
     const query = parseWith(target.config.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(target.config, request, context);
-    const input = { request, context, params, query, body };
+    const input = { request, context, params, query, body, database: db() as DatabaseClient };
     const handlerInput = principal ? { ...input, principal } : withoutPrincipal(input);
-    response = toResponse(await target.config.handler(handlerInput as never));
+    response =
+      target.config.idempotent && principal
+        ? await runIdempotently(target.config.handler, handlerInput)
+        : toResponse(await target.config.handler(handlerInput as never));
   } catch (error) {
     response = errorResponse(error, context, target.config.errorFormat);
+  } finally {
+    await release();
   }
   return finishRequest(response, context);
 }
@@ -150,10 +229,17 @@ function scopeFor(ring: Ring, method: DeclarableMethod, path: string): PartnerSc
   return scope;
 }
 
+/** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
 function answerWith(ring: Ring, error: () => ApiError): RouteHandler {
   return async (request) => {
     const context = startRequest(request, ring);
-    return finishRequest(errorResponse(error(), context), context);
+    try {
+      if (ring === "public") await meterPublicRequest(request, context);
+      if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
+      throw error();
+    } catch (thrown) {
+      return finishRequest(errorResponse(thrown, context), context);
+    }
   };
 }
 
@@ -175,7 +261,8 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     const target = endpoints[method];
     if (!target) return methodNotAllowed;
     const scope = scopeFor(ring, method, path);
-    return (request, context) => runEndpoint(ring, scope, target, request, context);
+    const routeKey = `${method} ${path}`;
+    return (request, context) => runEndpoint(ring, routeKey, scope, target, request, context);
   };
   const get = handlerFor("GET");
   return {

@@ -1,7 +1,7 @@
 // API key management for the partner API (spec 4.5, 3.6) and the OAuth client-secret endpoint (4.7).
 import type { z } from "zod";
 import { clock } from "../clock";
-import { db } from "../db";
+import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertEnvironment, type Principal } from "../http/auth";
 import { ApiError } from "../http/errors";
 import { paginate, type PageRequest } from "../http/pagination";
@@ -39,8 +39,8 @@ export async function listKeys(options: { principal: Principal; query: z.output<
 }
 
 /** The key, if it is the caller's: another project's key is 404, the other environment's is 401. */
-async function getOwnKeyOrThrow(principal: Principal, id: string) {
-  const key = await db().apiKey.findFirst({ where: { id, projectId: principal.projectId } });
+async function getOwnKeyOrThrow(principal: Principal, id: string, database: DatabaseClient = db()) {
+  const key = await database.apiKey.findFirst({ where: { id, projectId: principal.projectId } });
   if (!key) throw new ApiError("not_found", { message: `No such API key: ${id}.` });
   assertEnvironment(principal, { livemode: key.environment === "live" });
   return key;
@@ -50,14 +50,14 @@ export async function retrieveKey(principal: Principal, id: string) {
   return serializeKey(await getOwnKeyOrThrow(principal, id), clock.now());
 }
 
-export async function createKey(principal: Principal, input: z.output<typeof createKeyBodySchema>) {
+export async function createKey(principal: Principal, input: z.output<typeof createKeyBodySchema>, database: DatabaseClient = db()) {
   const environment = input.environment ?? principal.environment;
   // Minting keys for the other environment from this one would be an escalation (sandbox credentials are
   // often handled less carefully than live ones).
   assertEnvironment(principal, { livemode: environment === "live" });
   const now = clock.now();
   const { secret, row } = newKeyRow({ projectId: principal.projectId, type: input.type, environment, createdAt: now });
-  const key = await db().apiKey.create({ data: row });
+  const key = await database.apiKey.create({ data: row });
   return { ...serializeKey(key, now), secret };
 }
 
@@ -66,11 +66,11 @@ export async function createKey(principal: Principal, input: z.output<typeof cre
  * (`overlap_hours` from now; 0 ends it at once). Only an unrevoked, never-rolled key can be rolled (a key
  * only ever expires by being rolled).
  */
-export async function rollKey(principal: Principal, id: string, overlapHours: number) {
+export async function rollKey(principal: Principal, id: string, overlapHours: number, database: DatabaseClient = db()) {
   const now = clock.now();
   const predecessorExpiresAt = new Date(now.getTime() + overlapHours * HOUR_MS);
-  return db().$transaction(async (transaction) => {
-    const predecessor = await getOwnKeyOrThrow(principal, id);
+  return inTransaction(database, async (transaction) => {
+    const predecessor = await getOwnKeyOrThrow(principal, id, transaction);
     // Lock the row so two concurrent rolls cannot both create a successor.
     await transaction.$queryRaw`SELECT id FROM api_keys WHERE id = ${id} FOR UPDATE`;
     const current = await transaction.apiKey.findUniqueOrThrow({ where: { id }, include: { successor: true } });

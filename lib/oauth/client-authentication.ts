@@ -49,6 +49,15 @@ function decodeBasic(header: string | null): { clientId: string; secret: string 
   }
 }
 
+/** The client id a request claims, before any check: what per-client rate limits are keyed on. */
+export function presentedClientId(request: Request, form: ClientCredentialsInput): string {
+  try {
+    return decodeBasic(request.headers.get("authorization"))?.clientId ?? form.client_id ?? "anonymous";
+  } catch {
+    return form.client_id ?? "anonymous";
+  }
+}
+
 function presentedCredentials(request: Request, form: ClientCredentialsInput): { clientId: string; secret: string } {
   const basic = decodeBasic(request.headers.get("authorization"));
   if (basic) {

@@ -3,7 +3,9 @@
 import { z } from "zod";
 import { createClientSecret } from "../keys/service";
 import { created, endpoint, ok } from "../http/route";
-import { authenticateClient, oauthFormSchema } from "./client-authentication";
+import { enforceLimit, meterAnonymousPartnerRequest } from "../http/metering";
+import { INTROSPECTION_LIMIT, TOKEN_ENDPOINT_LIMIT } from "../ratelimit/policies";
+import { authenticateClient, oauthFormSchema, presentedClientId } from "./client-authentication";
 import { OAuthError } from "./errors";
 import { introspectionRequestSchema, introspectToken } from "./introspection";
 import { DISCOVERY_CACHE_CONTROL } from "./metadata";
@@ -16,18 +18,27 @@ export const tokenEndpoint = endpoint({
   bodyFormat: "form",
   errorFormat: "oauth",
   body: tokenRequestSchema,
-  handler: async ({ request, body }) => ok(await grantClientCredentials(request, body), NO_STORE),
+  handler: async ({ request, context, body }) => {
+    await enforceLimit(context, TOKEN_ENDPOINT_LIMIT, presentedClientId(request, body));
+    return ok(await grantClientCredentials(request, body), NO_STORE);
+  },
 });
 
 export const introspectionEndpoint = endpoint({
   bodyFormat: "form",
   errorFormat: "oauth",
   body: introspectionRequestSchema,
-  handler: async ({ request, body }) => ok(await introspectToken(request, body), NO_STORE),
+  handler: async ({ request, context, body }) => {
+    await enforceLimit(context, INTROSPECTION_LIMIT, presentedClientId(request, body));
+    return ok(await introspectToken(request, body), NO_STORE);
+  },
 });
 
 export const jwksEndpoint = endpoint({
-  handler: async () => ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL }),
+  handler: async ({ request, context }) => {
+    await meterAnonymousPartnerRequest(request, context);
+    return ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL });
+  },
 });
 
 /** POST /oauth/clients/{id}/secrets: a second secret for the client, authenticated with a current one. */

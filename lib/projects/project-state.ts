@@ -3,6 +3,7 @@
 // database on the hot path; writes here invalidate this process's copy immediately, others within the TTL.
 import { db } from "../db";
 import type { KeyEnvironment } from "../keys/secrets";
+import type { ProjectLimitSettings } from "../ratelimit/policies";
 
 const TTL_MS = 5_000;
 
@@ -10,6 +11,7 @@ export interface ProjectState {
   id: string;
   status: "active" | "suspended";
   tokensNotBefore: Record<KeyEnvironment, Date | null>;
+  limitSettings: ProjectLimitSettings;
 }
 
 const cache = new Map<string, { state: ProjectState | null; expiresAt: number }>();
@@ -19,10 +21,27 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
   if (hit && hit.expiresAt > performance.now()) return hit.state;
   const row = await db().project.findUnique({
     where: { id: projectId },
-    select: { id: true, status: true, sandboxTokensNotBefore: true, liveTokensNotBefore: true },
+    select: {
+      id: true,
+      status: true,
+      tier: true,
+      sandboxTokensNotBefore: true,
+      liveTokensNotBefore: true,
+      rateLimitPerSecond: true,
+      rateLimitBurst: true,
+      rateLimitConcurrent: true,
+    },
   });
-  const state = row
-    ? { id: row.id, status: row.status, tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore } }
+  const state: ProjectState | null = row
+    ? {
+        id: row.id,
+        status: row.status,
+        tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore },
+        limitSettings: {
+          tier: row.tier,
+          platform: { ratePerSecond: row.rateLimitPerSecond, burst: row.rateLimitBurst, concurrent: row.rateLimitConcurrent },
+        },
+      }
     : null;
   cache.set(projectId, { state, expiresAt: performance.now() + TTL_MS });
   return state;

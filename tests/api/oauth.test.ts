@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import { base64url, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, UnsecuredJWT } from "jose";
 import { freezeClock } from "@/lib/clock";
@@ -23,6 +23,10 @@ beforeAll(async () => {
   server = await startAppServer();
   // The issuer is HUB_URL; point it at this server before anything reads the configuration.
   process.env.HUB_URL = server.url;
+});
+// A project per test: each has its own token-endpoint rate limit (10 a second per client), and tests that
+// freeze the clock must not inherit a bucket drained at another time.
+beforeEach(async () => {
   project = await createTestProject();
 });
 afterAll(() => server.close());

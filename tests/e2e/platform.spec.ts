@@ -49,3 +49,12 @@ test("a wrong method is a 405 with Allow", async ({ request }) => {
   expect(response.headers()["allow"]).toBe("GET, HEAD, OPTIONS");
   expect((await response.json()).error.code).toBe("method_not_allowed");
 });
+
+test("the public limit counts the real peer, not a claimed X-Forwarded-For", async ({ request }) => {
+  const first = await request.get("/public/v1/healthz", { headers: { "x-forwarded-for": "198.51.100.1" } });
+  const second = await request.get("/public/v1/healthz", { headers: { "x-forwarded-for": "198.51.100.2" } });
+  expect(first.headers()["ratelimit-policy"]).toBe("60;w=60");
+  const remaining = [first, second].map((response) => Number(response.headers()["ratelimit-remaining"]));
+  // Both claims land in the same bucket (unless the minute turned over between them).
+  expect(remaining[1] === remaining[0]! - 1 || remaining[1] === 59).toBe(true);
+});

@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { stampPeerAddress } from "@/lib/http/client-address";
 import type { RouteHandlers } from "@/lib/http/route";
 
 const APP_DIR = path.resolve(import.meta.dirname, "..", "..", "app");
@@ -122,6 +123,8 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
         outgoing.writeHead(405).end();
         return;
       }
+      // As scripts/serve.ts does for the real server: the socket peer, never a client-supplied address.
+      stampPeerAddress(incoming);
       const headers = new Headers();
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));

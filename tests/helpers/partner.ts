@@ -20,16 +20,23 @@ export interface TokenOptions {
   secret?: string;
 }
 
-/** POSTs to the token endpoint with client_secret_basic and returns the raw response. */
-export function requestToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}, path = "/partner/v1/oauth/token"): Promise<Response> {
+/**
+ * POSTs to the token endpoint with client_secret_basic and returns the response. Like a well-behaved client it
+ * honours a 429's Retry-After (the endpoint allows 10 requests a second per client) before trying again.
+ */
+export async function requestToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}, path = "/partner/v1/oauth/token"): Promise<Response> {
   const secret = options.secret ?? project[options.environment ?? "sandbox"].secret_key;
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   if (options.scope !== undefined) form.set("scope", options.scope);
-  return fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: { authorization: basicAuthorization(project.client_id, secret), "content-type": "application/x-www-form-urlencoded" },
-    body: form,
-  });
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { authorization: basicAuthorization(project.client_id, secret), "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
+    if (response.status !== 429 || attempt === 3) return response;
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after") ?? 1) * 1000));
+  }
 }
 
 /** A valid access token, or a thrown error describing why none was issued. */

@@ -10,6 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   }),
   POST: endpoint({
     body: createKeyBodySchema,
-    handler: async ({ principal, body }) => created(await createKey(principal, body)),
+    idempotent: true,
+    handler: async ({ principal, body, database }) => created(await createKey(principal, body, database)),
   }),
 });

@@ -7,6 +7,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   POST: endpoint({
     params: keyIdParamsSchema,
     body: rollKeyBodySchema,
-    handler: async ({ principal, params, body }) => created(await rollKey(principal, params.id, body.overlap_hours)),
+    idempotent: true,
+    handler: async ({ principal, params, body, database }) => created(await rollKey(principal, params.id, body.overlap_hours, database)),
   }),
 });

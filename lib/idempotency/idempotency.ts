@@ -1,0 +1,117 @@
+// Idempotency-Key for create-type partner POSTs (spec 4.12). A key is scoped to project + environment and
+// remembers its first request's fingerprint (method, path, body) and outcome for 24 hours.
+//
+// The key is claimed in its own short transaction, so a concurrent duplicate is told at once that the first is
+// still running (409 idempotency_key_in_progress) instead of queueing behind it. The outcome is stored in the
+// same transaction as the write it protects, so a created object never exists without its record, or the
+// reverse. A 5xx releases the key so a retry can run; a claim whose process died is taken over after a minute.
+import { createHash } from "node:crypto";
+import { clock } from "../clock";
+import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import { ApiError } from "../http/errors";
+import { newId } from "../ids";
+import type { KeyEnvironment } from "../keys/secrets";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
+/** A first request still "in progress" after this long is presumed dead and its key may be claimed again. */
+export const IN_PROGRESS_STALE_MS = 60_000;
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export interface KeyScope {
+  projectId: string;
+  environment: KeyEnvironment;
+}
+
+export type Claim =
+  | { kind: "claimed"; recordId: string }
+  | { kind: "replay"; status: number; body: unknown };
+
+/** The request's key, null when absent; 400 idempotency_key_malformed unless 1-255 printable ASCII characters. */
+export function readIdempotencyKey(request: Request): string | null {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return null;
+  if (!KEY_PATTERN.test(key)) throw new ApiError("idempotency_key_malformed");
+  return key;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Same method, path and body (field order and whitespace aside) give the same fingerprint. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash("sha256").update(`${method} ${path}\n${canonicalJson(body)}`).digest("hex");
+}
+
+async function insertClaim(scope: KeyScope, key: string, fingerprint: string, now: Date): Promise<string | null> {
+  const recordId = newId("idempotencyKey");
+  const inserted = await db().idempotencyKey.createMany({
+    data: [{
+      id: recordId,
+      projectId: scope.projectId,
+      environment: scope.environment,
+      key,
+      fingerprint,
+      status: "in_progress",
+      lockedAt: now,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+    }],
+    skipDuplicates: true,
+  });
+  return inserted.count === 1 ? recordId : null;
+}
+
+export async function claimIdempotencyKey(scope: KeyScope, key: string, fingerprint: string): Promise<Claim> {
+  const now = clock.now();
+  const where = { projectId_environment_key: { projectId: scope.projectId, environment: scope.environment, key } };
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const recordId = await insertClaim(scope, key, fingerprint, now);
+    if (recordId) return { kind: "claimed", recordId };
+    const existing = await db().idempotencyKey.findUnique({ where });
+    if (!existing) continue; // released between our insert and read: try again
+    if (existing.expiresAt <= now) {
+      await db().idempotencyKey.deleteMany({ where: { id: existing.id, expiresAt: { lte: now } } });
+      continue;
+    }
+    if (existing.fingerprint !== fingerprint) throw new ApiError("idempotency_key_reused");
+    if (existing.status === "completed") return { kind: "replay", status: existing.responseStatus!, body: existing.responseBody };
+    if (existing.lockedAt.getTime() <= now.getTime() - IN_PROGRESS_STALE_MS) {
+      const taken = await db().idempotencyKey.updateMany({ where: { id: existing.id, lockedAt: existing.lockedAt }, data: { lockedAt: now } });
+      if (taken.count === 1) return { kind: "claimed", recordId: existing.id };
+    }
+    throw new ApiError("idempotency_key_in_progress", { retryAfterMs: 1_000 });
+  }
+  throw new ApiError("idempotency_key_in_progress", { retryAfterMs: 1_000 });
+}
+
+/** Records the outcome; call inside the transaction of the write the key protects. */
+export async function completeIdempotencyKey(
+  database: Prisma.TransactionClient | ReturnType<typeof db>,
+  recordId: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
+  await database.idempotencyKey.update({
+    where: { id: recordId },
+    data: { status: "completed", responseStatus: status, responseBody: body as Prisma.InputJsonValue },
+  });
+}
+
+/** Gives the key back after a fault (5xx), so the client's retry can run the request. */
+export async function releaseIdempotencyKey(recordId: string): Promise<void> {
+  await db().idempotencyKey.deleteMany({ where: { id: recordId, status: "in_progress" } });
+}
+
+/** Deletes keys past their 24-hour retention; returns how many. */
+export async function pruneExpiredIdempotencyKeys(): Promise<number> {
+  const { count } = await db().idempotencyKey.deleteMany({ where: { expiresAt: { lte: clock.now() } } });
+  return count;
+}

@@ -1,0 +1,85 @@
+// The named catalogue of rate limits (spec 8). Every limit in the platform is one of these policies.
+
+export interface TokenBucketPolicy {
+  kind: "tokenBucket";
+  name: string;
+  /** Tokens added per second (the sustained rate); the bucket refills once a second. */
+  ratePerSecond: number;
+  /** Bucket size: how many requests may arrive at once. */
+  burst: number;
+}
+
+export interface FixedWindowPolicy {
+  kind: "fixedWindow";
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export type RatePolicy = TokenBucketPolicy | FixedWindowPolicy;
+
+export interface TierLimits {
+  ratePerSecond: number;
+  burst: number;
+  concurrent: number;
+}
+
+/** Partner tiers (sustained / burst / concurrent). The sandbox always runs on the build tier's numbers. */
+export const TIER_LIMITS: Record<"build" | "launch" | "scale", TierLimits> = {
+  build: { ratePerSecond: 10, burst: 50, concurrent: 10 },
+  launch: { ratePerSecond: 25, burst: 100, concurrent: 20 },
+  scale: { ratePerSecond: 100, burst: 400, concurrent: 50 },
+};
+
+export interface ProjectLimitSettings {
+  tier: "build" | "launch" | "scale" | "platform";
+  platform: { ratePerSecond: number | null; burst: number | null; concurrent: number | null };
+}
+
+/** The limits of a project's bucket in one environment: platform projects use their negotiated numbers. */
+export function tierLimitsFor(project: ProjectLimitSettings, environment: "sandbox" | "live"): TierLimits {
+  if (environment === "sandbox" || project.tier === "build") return TIER_LIMITS.build;
+  if (project.tier !== "platform") return TIER_LIMITS[project.tier];
+  const fallback = TIER_LIMITS.scale;
+  return {
+    ratePerSecond: project.platform.ratePerSecond ?? fallback.ratePerSecond,
+    burst: project.platform.burst ?? fallback.burst,
+    concurrent: project.platform.concurrent ?? fallback.concurrent,
+  };
+}
+
+export function projectBucketPolicy(limits: TierLimits): TokenBucketPolicy {
+  return { kind: "tokenBucket", name: `project-${limits.ratePerSecond}-${limits.burst}`, ratePerSecond: limits.ratePerSecond, burst: limits.burst };
+}
+
+const perSecond = (name: string, ratePerSecond: number): TokenBucketPolicy => ({ kind: "tokenBucket", name, ratePerSecond, burst: ratePerSecond });
+
+/** Route sub-limits, on top of the project bucket (spec 8). Keys are partner route keys. */
+export const ROUTE_LIMITS: Readonly<Record<string, TokenBucketPolicy>> = {
+  "POST /applications": perSecond("applications-create", 5),
+  "POST /decisions/{id}/refresh": perSecond("decisions-refresh", 1),
+  "POST /payments/links": perSecond("payment-links-create", 10),
+  "POST /identity/checks": perSecond("identity-checks-create", 5),
+};
+
+/** The token endpoint, per client id (spec 8). */
+export const TOKEN_ENDPOINT_LIMIT = perSecond("oauth-token", 10);
+
+/** Token introspection, per client id (the spec gives no number; we use the token endpoint's). */
+export const INTROSPECTION_LIMIT = perSecond("oauth-introspect", 10);
+
+/** Partner-ring requests without a valid token, and the JWKS, per client address. */
+export const ANONYMOUS_PARTNER_LIMIT: TokenBucketPolicy = {
+  kind: "tokenBucket",
+  name: "partner-anonymous",
+  ratePerSecond: TIER_LIMITS.build.ratePerSecond,
+  burst: TIER_LIMITS.build.burst,
+};
+
+/** The public ring: 60 requests per 60 seconds per client address, fixed window. */
+export const PUBLIC_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "public", limit: 60, windowSeconds: 60 };
+
+/** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): `<rate>;w=<seconds>;burst=<n>`. */
+export function describePolicy(policy: RatePolicy): string {
+  return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;
+}

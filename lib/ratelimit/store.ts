@@ -1,0 +1,43 @@
+// The limiter interface every backend implements, so the same policies run everywhere.
+
+import type { RatePolicy } from "./policies";
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** Bucket size (token bucket) or window allowance (fixed window). */
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again (token bucket) or the window resets (fixed window). */
+  resetSeconds: number;
+  /** When refused: how long until a request may succeed. */
+  retryAfterMs: number;
+}
+
+export interface RateLimitStore {
+  readonly backend: "upstash" | "redis" | "memory";
+  /** Spends one unit of `policy` for `identifier`. */
+  limit(policy: RatePolicy, identifier: string): Promise<LimitDecision>;
+  /** Takes one of `max` concurrent slots for `key`; false when all are taken. Slots expire after `ttlMs`. */
+  acquire(key: string, max: number, ttlMs: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+}
+
+/** Derives the header values from a token bucket's state. */
+export function tokenBucketDecision(options: {
+  allowed: boolean;
+  burst: number;
+  ratePerSecond: number;
+  remaining: number;
+  msUntilNextRefill: number;
+}): LimitDecision {
+  const { allowed, burst, ratePerSecond, remaining } = options;
+  const refillsToFull = Math.ceil((burst - remaining) / ratePerSecond);
+  const nextRefill = Math.max(0, options.msUntilNextRefill);
+  return {
+    allowed,
+    limit: burst,
+    remaining,
+    resetSeconds: refillsToFull === 0 ? 0 : Math.ceil((nextRefill + (refillsToFull - 1) * 1000) / 1000),
+    retryAfterMs: allowed ? 0 : nextRefill,
+  };
+}
