@@ -1,11 +1,12 @@
 // The admin CLI: `npm run --silent cli -- <command> [options]`. Talks to the same database as the app.
 // Exit codes: 0 success, 1 failure, 2 usage error (unknown command, bad flag or value).
 import { openDatabase, parseCommandLine, UsageError, type Command } from "./cli-kit";
+import { maintenanceRun } from "./commands/maintenance";
 import { oauthRotateSigningKey } from "./commands/oauth";
 import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } from "./commands/project";
 import { seed } from "./commands/seed";
 
-const COMMANDS: Command[] = [projectCreate, projectSuspend, projectActivate, projectRevokeTokens, oauthRotateSigningKey, seed];
+const COMMANDS: Command[] = [projectCreate, projectSuspend, projectActivate, projectRevokeTokens, oauthRotateSigningKey, maintenanceRun, seed];
 
 function usage(): string {
   const lines = COMMANDS.map((command) => `  ${[...command.words, command.synopsis].join(" ").padEnd(72)}\n      ${command.description}`);

@@ -135,6 +135,20 @@ describe("project administration", () => {
   });
 });
 
+describe("maintenance", () => {
+  it("prunes idempotency keys past their retention and reports the count", async () => {
+    const project = JSON.parse((await cli("project", "create", "--name", "Maintained", "--json")).stdout);
+    const past = new Date(Date.now() - 1_000);
+    await db().idempotencyKey.create({
+      data: { id: `idem_cli_${process.pid}`, projectId: project.project_id, environment: "sandbox", key: "old", fingerprint: "f", status: "completed", lockedAt: past, createdAt: past, expiresAt: past },
+    });
+    const { code, stdout } = await cli("maintenance", "run", "--json");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).idempotency_keys_pruned).toBeGreaterThanOrEqual(1);
+    expect(await db().idempotencyKey.count({ where: { projectId: project.project_id } })).toBe(0);
+  });
+});
+
 describe("usage errors exit 2 with usage", () => {
   it.each([
     [["frobnicate"], "unknown command: frobnicate"],
