@@ -92,12 +92,15 @@ describe("replaying a finished request", () => {
     const token = await mintToken(server.url, project);
     const first = await post(token, "/keys", { type: "secret" }, "replay-me");
     expect(first.headers.get(REPLAYED)).toBeNull();
+    const firstText = await first.clone().text();
     const created = await expectJson(first, 201);
     expect(created.secret).toMatch(/^sk_sandbox_/);
     const count = await keyCount(project.project_id);
 
     const replay = await post(token, "/keys", { type: "secret" }, "replay-me");
     expect(replay.headers.get(REPLAYED)).toBe("true");
+    // Byte for byte, key order included.
+    expect(await replay.clone().text()).toBe(firstText);
     expect(await expectJson(replay, 201)).toEqual(created);
     expect(await keyCount(project.project_id)).toBe(count);
   });
