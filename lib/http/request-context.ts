@@ -22,6 +22,17 @@ export interface RequestContext {
   rateLimit?: RateLimitState;
 }
 
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function toResponse(result: Reply | Response): Response {
+  if (result instanceof Response) return result;
+  return Response.json(result.body, { status: result.status, headers: result.headers });
+}
+
 export function startRequest(request: Request, ring: Ring): RequestContext {
   return {
     requestId: newId("request"),

@@ -1,33 +1,30 @@
 // The route builder every partner, public and site route goes through. A route file declares its path and,
-// per method, its schemas and handler; the builder runs the steps in a fixed order:
-//   request context → authenticate (bearer) → rate limit → scope → parse params → parse query → parse body
-//   → handler → map errors → finish (headers, log)
-// The rate limit needs the project from the token, so authentication (a local signature check) comes first;
-// a request without a valid token is metered per client address before its 401 is sent.
+// per method, its schemas and handler; the builder composes the steps, each in its own module, in a fixed order:
+//   request context (request-context.ts) → admission: authenticate, rate limit, scope (admission.ts)
+//   → parse params, query, body (body.ts, validation.ts) → Idempotency-Key (idempotent-handler.ts) → handler
+//   → map errors → finish: request id, RateLimit headers, one log line (request-context.ts)
 // Partner routes take their scope from the one table in lib/oauth/route-scopes.ts. Methods a route does not
 // declare answer 405 with `Allow`; HEAD runs GET without a body.
 import { z } from "zod";
 import { db, type DatabaseClient } from "../db";
 import { config } from "../env";
-import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "../idempotency/idempotency";
 import { PARTNER_ROUTE_SCOPES } from "../oauth/route-scopes";
 import type { PartnerScope } from "../oauth/scopes";
-import { assertScope, authenticateBearer, type Principal } from "./auth";
+import { admit, nothingToRelease } from "./admission";
+import type { Principal } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { ApiError, type Ring } from "./errors";
-import { meterAnonymousPartnerRequest, meterPartnerRequest, meterPublicRequest } from "./metering";
-import { errorResponse, finishRequest, startRequest, type ErrorFormat, type RequestContext } from "./request-context";
+import { runIdempotently } from "./idempotent-handler";
+import { meterAnonymousPartnerRequest, meterPublicRequest } from "./metering";
+import { errorResponse, finishRequest, startRequest, toResponse, type ErrorFormat, type RequestContext } from "./request-context";
 import { parseWith } from "./validation";
 
 export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 type DeclarableMethod = Exclude<HttpMethod, "HEAD" | "OPTIONS">;
 
-export interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type { Reply } from "./request-context";
+import type { Reply } from "./request-context";
 
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
 export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, headers });
@@ -88,11 +85,6 @@ const NO_QUERY = z.strictObject({});
 const NO_BODY = z.strictObject({}).optional();
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
-function toResponse(result: Reply | Response): Response {
-  if (result instanceof Response) return result;
-  return Response.json(result.body, { status: result.status, headers: result.headers });
-}
-
 async function parseParams(schema: z.ZodType | undefined, context: NextRouteContext): Promise<unknown> {
   const raw = await context.params;
   if (!schema) return raw;
@@ -117,75 +109,6 @@ function withoutPrincipal<T extends object>(input: T): T & { principal: Principa
       throw new Error("This route has no bearer authentication: it has no principal");
     },
   }) as T & { principal: Principal };
-}
-
-interface Admission {
-  principal: Principal | null;
-  /** Gives back the request's concurrency slot. */
-  release: () => Promise<void>;
-}
-
-const nothingToRelease = async (): Promise<void> => undefined;
-
-/** Authentication, metering and the scope check: everything before the request's input is read. */
-async function admit(ring: Ring, routeKey: string, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
-  if (ring === "public") {
-    await meterPublicRequest(request, context);
-    return { principal: null, release: nothingToRelease };
-  }
-  // The OAuth endpoints (no scope) meter themselves, per client id.
-  if (ring !== "partner" || !scope) return { principal: null, release: nothingToRelease };
-  let principal: Principal;
-  try {
-    principal = await authenticateBearer(request);
-  } catch (error) {
-    await meterAnonymousPartnerRequest(request, context);
-    throw error;
-  }
-  context.logFields.project_id = principal.projectId;
-  context.logFields.environment = principal.environment;
-  const release = await meterPartnerRequest(principal, routeKey, context);
-  try {
-    assertScope(principal, scope);
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  return { principal, release };
-}
-
-/**
- * Runs an idempotent endpoint's handler under its Idempotency-Key: replays a finished first request, and
- * otherwise records this one's outcome in the transaction of its writes. 4xx outcomes are kept (the same
- * request would fail the same way); a 5xx releases the key so a retry can succeed.
- */
-async function runIdempotently(handler: Endpoint["config"]["handler"], input: HandlerInput<unknown, unknown, unknown>): Promise<Response> {
-  const { request, context, principal } = input;
-  const key = readIdempotencyKey(request);
-  if (key === null) return toResponse(await handler(input as never));
-  const scope = { projectId: principal.projectId, environment: principal.environment };
-  const claim = await claimIdempotencyKey(scope, key, requestFingerprint(request.method, context.url.pathname, input.body));
-  if (claim.kind === "replay") {
-    const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
-    // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
-    const correlationId = (claim.body as { error?: { correlation_id?: unknown } } | null)?.error?.correlation_id;
-    if (typeof correlationId === "string") headers["X-Service-Correlation-Id"] = correlationId;
-    return Response.json(claim.body, { status: claim.status, headers });
-  }
-  try {
-    const result = await db().$transaction(async (transaction) => {
-      const outcome = await handler({ ...input, database: transaction } as never);
-      if (outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
-      await completeIdempotencyKey(transaction, claim.recordId, outcome.status, outcome.body);
-      return outcome;
-    });
-    return toResponse(result);
-  } catch (error) {
-    const response = errorResponse(error, context);
-    if (response.status < 500) await completeIdempotencyKey(db(), claim.recordId, response.status, await response.clone().json());
-    else await releaseIdempotencyKey(claim.recordId);
-    return response;
-  }
 }
 
 async function runEndpoint(

@@ -1,0 +1,42 @@
+// Admission: everything a request must pass before its input is read. Partner routes authenticate the bearer
+// token (a local signature check, so it can come first), spend from the project's rate-limit buckets, then have
+// their scope checked; a request without a valid token is metered per client address before its 401 is sent.
+// The public ring is metered per address. The OAuth endpoints (no scope) meter themselves, per client id.
+import type { PartnerScope } from "../oauth/scopes";
+import { assertScope, authenticateBearer, type Principal } from "./auth";
+import type { Ring } from "./errors";
+import { meterAnonymousPartnerRequest, meterPartnerRequest, meterPublicRequest } from "./metering";
+import type { RequestContext } from "./request-context";
+
+export interface Admission {
+  principal: Principal | null;
+  /** Gives back the request's concurrency slot. */
+  release: () => Promise<void>;
+}
+
+export const nothingToRelease = async (): Promise<void> => undefined;
+
+export async function admit(ring: Ring, routeKey: string, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
+  if (ring === "public") {
+    await meterPublicRequest(request, context);
+    return { principal: null, release: nothingToRelease };
+  }
+  if (ring !== "partner" || !scope) return { principal: null, release: nothingToRelease };
+  let principal: Principal;
+  try {
+    principal = await authenticateBearer(request);
+  } catch (error) {
+    await meterAnonymousPartnerRequest(request, context);
+    throw error;
+  }
+  context.logFields.project_id = principal.projectId;
+  context.logFields.environment = principal.environment;
+  const release = await meterPartnerRequest(principal, routeKey, context);
+  try {
+    assertScope(principal, scope);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return { principal, release };
+}
