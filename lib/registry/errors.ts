@@ -1,0 +1,14 @@
+/**
+ * The registry could not answer (unreachable, an unexpected status, or a body we do not understand). Not a fact
+ * about the company: callers should retry later rather than turn the applicant away. The message is for logs only.
+ */
+export class RegistryUnavailableError extends Error {
+  override name = "RegistryUnavailableError";
+  /** The HTTP status the registry answered with, when it answered at all. */
+  readonly status?: number;
+
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.status = options.status;
+  }
+}

@@ -1,0 +1,33 @@
+// The company registry: who may borrow. Only UK incorporated bodies corporate (limited companies and LLPs) can,
+// so every lookup answers either with an active company or with the reason it cannot borrow.
+import { CompaniesHouseRegistry } from "./companies-house-registry";
+import { SandboxRegistry } from "./sandbox-registry";
+
+export interface RegisteredCompany {
+  companyNumber: string;
+  name: string;
+  kind: "private_limited_company" | "llp";
+  status: "active";
+  /** YYYY-MM-DD */
+  incorporatedOn: string;
+}
+
+export type CompanyLookupFailure = "invalid_format" | "company_not_found" | "not_incorporated" | "company_dissolved";
+
+export type CompanyLookup = { found: true; company: RegisteredCompany } | { found: false; reason: CompanyLookupFailure };
+
+export interface CompanyRegistry {
+  /** Throws `RegistryUnavailableError` when the registry cannot give an answer; never for a bad number. */
+  lookup(companyNumber: string): Promise<CompanyLookup>;
+}
+
+export interface CreateRegistryOptions {
+  companiesHouseApiKey?: string;
+}
+
+/** Companies House when a key is configured, else the deterministic sandbox. */
+export function createRegistry({ companiesHouseApiKey }: CreateRegistryOptions): CompanyRegistry {
+  // A blank key counts as unset, as blank variables do in lib/env.ts.
+  if (companiesHouseApiKey) return new CompaniesHouseRegistry({ apiKey: companiesHouseApiKey });
+  return new SandboxRegistry();
+}
