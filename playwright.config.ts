@@ -28,7 +28,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node_modules/.bin/tsx scripts/serve.ts start",
+    command: "node --import tsx scripts/serve.ts start",
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -37,6 +37,8 @@ export default defineConfig({
       HOSTNAME: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
       SKIP_SEED: "true",
+      // The webhook spec's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: process.env.DATABASE_URL ?? "",

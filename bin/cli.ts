@@ -1,12 +1,40 @@
 // The admin CLI: `npm run --silent cli -- <command> [options]`. Talks to the same database as the app.
 // Exit codes: 0 success, 1 failure, 2 usage error (unknown command, bad flag or value).
 import { openDatabase, parseCommandLine, UsageError, type Command } from "./cli-kit";
+import { applicationShow } from "./commands/application";
+import { cmsList, cmsPublish, cmsPut, cmsUnpublish } from "./commands/cms";
+import { decisionLock, decisionRelease, decisionResolve } from "./commands/decision";
+import { listen } from "./commands/listen";
 import { maintenanceRun } from "./commands/maintenance";
 import { oauthRotateSigningKey } from "./commands/oauth";
 import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } from "./commands/project";
+import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
 import { seed } from "./commands/seed";
+import { notificationsList, webhooksAttempts } from "./commands/webhooks";
 
-const COMMANDS: Command[] = [projectCreate, projectSuspend, projectActivate, projectRevokeTokens, oauthRotateSigningKey, maintenanceRun, seed];
+const COMMANDS: Command[] = [
+  projectCreate,
+  projectSuspend,
+  projectActivate,
+  projectRevokeTokens,
+  applicationShow,
+  decisionLock,
+  decisionRelease,
+  decisionResolve,
+  pricingShow,
+  pricingSet,
+  pricingHistory,
+  webhooksAttempts,
+  notificationsList,
+  listen,
+  oauthRotateSigningKey,
+  maintenanceRun,
+  cmsPut,
+  cmsPublish,
+  cmsUnpublish,
+  cmsList,
+  seed,
+];
 
 function usage(): string {
   const lines = COMMANDS.map((command) => `  ${[...command.words, command.synopsis].join(" ").padEnd(72)}\n      ${command.description}`);

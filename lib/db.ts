@@ -13,7 +13,7 @@ export function inTransaction<T>(database: DatabaseClient, work: (transaction: P
 }
 
 function createDatabase(url: string): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const adapter = new PrismaPg({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
   return new PrismaClient({ adapter });
 }
 

@@ -38,6 +38,8 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** PostgreSQL server. When unset, the launch scripts start an embedded one and set it. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /** Connections in each app process's PostgreSQL pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** The spec's hosts (page 1). Each defaults to the one origin the app listens on. */
   BASE_URL: httpUrl.optional(),
   HUB_URL: httpUrl.optional(),
@@ -72,6 +74,38 @@ const configSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
     .transform((name) => name.toLowerCase())
     .optional(),
+  /** Days an application stays open for the applicant before it expires (spec 2.2 `expires_at`). */
+  APPLICATION_EXPIRY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** Companies House public data API key: when set, live company lookups go to Companies House. */
+  COMPANIES_HOUSE_API_KEY: z.string().min(1).optional(),
+  /**
+   * Inngest runs the background functions (served at /api/inngest) when an event key or signing key is set
+   * (Inngest Cloud or a self-hosted server), or INNGEST_DEV for a local dev server. Unset: the in-process
+   * local driver runs the same operations.
+   */
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_DEV: z.string().min(1).optional(),
+  /**
+   * Lets sandbox webhook endpoints target loopback and private addresses (local development and tests). Live
+   * endpoints never may.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  /** SMTP server for notifications to partner teams, e.g. smtp://user:pass@smtp.example.com:587. Unset: kept in the database only. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** Sender of notification emails. */
+  NOTIFICATIONS_FROM: z.string().min(3).default("Lending Platform <no-reply@lending.invalid>"),
+  /** Further site origins (comma-separated) allowed to POST to the public ring from a browser; BASE_URL always is. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((origin) => new URL(origin).origin)))
+    .default([]),
+  /**
+   * Multiplies every rate limit and concurrency cap (1 = the spec's numbers). For load tests and benchmarks
+   * (`npm run bench` runs its server with a large scale); leave it at 1 in production.
+   */
+  RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
   /** Skip the demo seed on `npm run dev`/`npm start`. */
   SKIP_SEED: booleanFlag.default(false),
 });

@@ -22,6 +22,13 @@ export const ID_PREFIXES = {
   user: "usr",
   signingKey: "sigkey",
   idempotencyKey: "idem",
+  webhookDelivery: "whd",
+  webhookAttempt: "wha",
+  notification: "ntf",
+  biller: "bil",
+  supportSession: "sess",
+  consentSnapshot: "cns",
+  enquiry: "enq",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

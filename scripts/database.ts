@@ -164,3 +164,4 @@ export async function resolveDatabase(
 
 export const DEV_DATABASE = { name: "lending", dataDirName: "postgres", defaultPort: 54329 } as const;
 export const TEST_DATABASE = { name: "lending_test", dataDirName: "postgres-test", defaultPort: 54339 } as const;
+export const BENCH_DATABASE = { name: "lending_bench", dataDirName: "postgres-bench", defaultPort: 54349 } as const;

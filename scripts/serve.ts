@@ -29,6 +29,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
+async function seedReferenceData(): Promise<void> {
+  const [{ disconnectDatabase }, { seedPlatform }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-platform")]);
+  await seedPlatform();
+  await disconnectDatabase();
+}
+
 async function printDemo(settings: Config): Promise<void> {
   const [{ db, disconnectDatabase }, { seedDemo }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-demo")]);
   const { demo } = await seedDemo(db());
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
   console.log(database.embedded ? `Database: embedded PostgreSQL in .data/${DEV_DATABASE.dataDirName}` : "Database: DATABASE_URL");
   process.env.DATABASE_URL = database.url;
   await applyMigrations(database.url);
+  await seedReferenceData();
   if (!settings.SKIP_SEED) await printDemo(settings);
 
   process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -69,6 +76,9 @@ async function main(): Promise<void> {
   }
   // Next reads NODE_ENV when its server module loads: set it before importing our server.
   (process.env as Record<string, string>).NODE_ENV = mode === "dev" ? "development" : "production";
+  // tsx turns source maps on for this process; in production that makes every Error (a 401, a 404) map its
+  // stack through them, which costs more than the request itself. Logs keep the built code's positions.
+  if (mode === "start") process.setSourceMapsEnabled(false);
   const { startHttpServer } = await import("./http-server");
   const server = await startHttpServer({ dev: mode === "dev", port: settings.PORT, hostname: process.env.HOSTNAME });
   console.log(`Ready on ${settings.BASE_URL} (${mode === "dev" ? "development" : "production"})`);

@@ -6,16 +6,17 @@ import { parseFlags, type Command } from "../cli-kit";
 const createFlags = z.object({
   name: z.string({ error: "is required" }).trim().min(1, "must not be empty"),
   tier: z.enum(PROJECT_TIERS).default("build"),
+  "owner-email": z.email("must be an email address").optional(),
 });
 
 export const projectCreate: Command = {
   words: ["project", "create"],
-  synopsis: "--name NAME [--tier build|launch|scale|platform] [--json]",
+  synopsis: "--name NAME [--tier build|launch|scale|platform] [--owner-email EMAIL] [--json]",
   description: "Create a partner project with its OAuth client and sandbox and live keys (secrets shown once).",
-  options: { name: { type: "string" }, tier: { type: "string" } },
+  options: { name: { type: "string" }, tier: { type: "string" }, "owner-email": { type: "string" } },
   async run({ values, database, print }) {
     const flags = parseFlags(createFlags, values);
-    const project = await createProject(await database(), flags);
+    const project = await createProject(await database(), { name: flags.name, tier: flags.tier, ownerEmail: flags["owner-email"] });
     print(
       [
         `Created project ${project.project_id} (${flags.tier})`,

@@ -16,7 +16,7 @@ export interface Admission {
 
 export const nothingToRelease = async (): Promise<void> => undefined;
 
-export async function admit(ring: Ring, routeKey: string, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
+export async function admit(ring: Ring, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
   if (ring === "public") {
     await meterPublicRequest(request, context);
     return { principal: null, release: nothingToRelease };
@@ -31,7 +31,7 @@ export async function admit(ring: Ring, routeKey: string, scope: PartnerScope | 
   }
   context.logFields.project_id = principal.projectId;
   context.logFields.environment = principal.environment;
-  const release = await meterPartnerRequest(principal, routeKey, context);
+  const release = await meterPartnerRequest(principal, context);
   try {
     assertScope(principal, scope);
   } catch (error) {

@@ -69,3 +69,10 @@ export function assertEnvironment(principal: Principal, object: { livemode: bool
     message: `This object belongs to the ${mode(object.livemode)} environment; the token is for ${mode(principal.livemode)}.`,
   });
 }
+
+/** Sandbox test helpers do not exist for live tokens: 404 `route_not_found`, as for any unknown path. */
+export function assertSandbox(principal: Principal): void {
+  if (principal.environment !== "sandbox") {
+    throw new ApiError("route_not_found", { message: "Test helpers exist only in the sandbox; use a sandbox token." });
+  }
+}

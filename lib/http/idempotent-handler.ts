@@ -15,13 +15,17 @@ type Handler = (input: never) => Promise<Reply | Response> | Reply | Response;
 
 /**
  * Runs an idempotent endpoint's handler under its Idempotency-Key: replays a finished first request, and
- * otherwise records this one's outcome in the transaction of its writes. 4xx outcomes are kept (the same
- * request would fail the same way); a 5xx releases the key so a retry can succeed.
+ * otherwise records this one's outcome in the transaction of its writes. A final 4xx is kept (the same request
+ * would fail the same way); a retryable outcome (429, 5xx) releases the key so a retry can run. `beforeHandler`
+ * (the route's sub-limit) runs only for a request that will run the handler: replays never spend it.
  */
-export async function runIdempotently(handler: Handler, input: IdempotentInput): Promise<Response> {
+export async function runIdempotently(handler: Handler, input: IdempotentInput, beforeHandler: () => Promise<void>): Promise<Response> {
   const { request, context, principal } = input;
   const key = readIdempotencyKey(request);
-  if (key === null) return toResponse(await handler(input as never));
+  if (key === null) {
+    await beforeHandler();
+    return toResponse(await handler(input as never));
+  }
   const scope = { projectId: principal.projectId, environment: principal.environment };
   const claim = await claimIdempotencyKey(scope, key, requestFingerprint(request.method, context.url.pathname, input.body));
   if (claim.kind === "replay") {
@@ -32,6 +36,7 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput):
     return Response.json(claim.body, { status: claim.status, headers });
   }
   try {
+    await beforeHandler();
     const result = await db().$transaction(async (transaction) => {
       const outcome = await handler({ ...input, database: transaction } as never);
       if (outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
@@ -41,8 +46,9 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput):
     return toResponse(result);
   } catch (error) {
     const response = errorResponse(error, context);
-    if (response.status < 500) await completeIdempotencyKey(db(), claim.recordId, response.status, await response.clone().json());
-    else await releaseIdempotencyKey(claim.recordId);
+    const body = await response.clone().json();
+    if (body?.error?.retryable === true) await releaseIdempotencyKey(claim.recordId);
+    else await completeIdempotencyKey(db(), claim.recordId, response.status, body);
     return response;
   }
 }

@@ -61,6 +61,10 @@ const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
  * The error body for anything thrown. An unreachable database is a retryable 503; any other unexpected
  * exception is logged and becomes `internal_error`.
  */
+function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && (error.message === "aborted" || (error as { code?: unknown }).code === "ECONNRESET");
+}
+
 export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
   const correlationId = newId("correlation");
   let error = thrown;
@@ -70,6 +74,11 @@ export function errorResponse(thrown: unknown, context: RequestContext, format: 
       format === "oauth"
         ? new OAuthError("temporarily_unavailable", "The service is briefly unavailable; retry shortly.", { "Retry-After": "1" })
         : new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
+  }
+  if (isClientAbort(error)) {
+    // The client hung up while sending its body: nobody will read this answer, and it is not our fault.
+    log.info("client closed the request", { request_id: context.requestId, path: context.url.pathname });
+    error = new ApiError("invalid_json", { message: "The request body ended early." });
   }
   const known = error instanceof ApiError || error instanceof OAuthError;
   if (!known) {

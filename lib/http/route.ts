@@ -1,7 +1,9 @@
 // The route builder every partner, public and site route goes through. A route file declares its path and,
 // per method, its schemas and handler; the builder composes the steps, each in its own module, in a fixed order:
-//   request context (request-context.ts) → admission: authenticate, rate limit, scope (admission.ts)
-//   → parse params, query, body (body.ts, validation.ts) → Idempotency-Key (idempotent-handler.ts) → handler
+//   request context (request-context.ts) → admission: authenticate, project bucket, scope (admission.ts)
+//   → parse params, query, body (body.ts, validation.ts; skipped for `rawBody` endpoints, which read `request`
+//   themselves) → Idempotency-Key (idempotent-handler.ts)
+//   → route sub-limit (metering.ts) → handler
 //   → map errors → finish: request id, RateLimit headers, one log line (request-context.ts)
 // Partner routes take their scope from the one table in lib/oauth/route-scopes.ts. Methods a route does not
 // declare answer 405 with `Allow`; HEAD runs GET without a body.
@@ -11,11 +13,12 @@ import { config } from "../env";
 import { PARTNER_ROUTE_SCOPES } from "../oauth/route-scopes";
 import type { PartnerScope } from "../oauth/scopes";
 import { admit, nothingToRelease } from "./admission";
-import type { Principal } from "./auth";
+import { assertSandbox, type Principal } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { ApiError, type Ring } from "./errors";
 import { runIdempotently } from "./idempotent-handler";
-import { meterAnonymousPartnerRequest, meterPublicRequest } from "./metering";
+import { meterAnonymousPartnerRequest, meterPublicRequest, meterRouteOperation } from "./metering";
+import { corsHeaders, preflightHeaders } from "./cors";
 import { errorResponse, finishRequest, startRequest, toResponse, type ErrorFormat, type RequestContext } from "./request-context";
 import { parseWith } from "./validation";
 
@@ -58,6 +61,15 @@ export interface EndpointConfig<
   errorFormat?: ErrorFormat;
   /** Create-type partner POSTs: honour Idempotency-Key (spec 4.12). The handler must return a Reply. */
   idempotent?: boolean;
+  /** A tighter body cap than BODY_LIMIT_BYTES, in bytes (public intake forms). */
+  bodyLimitBytes?: number;
+  /**
+   * The builder neither reads nor validates the body (no `body` schema, no cap): the handler reads `request`
+   * itself. For fail-open endpoints (public consent) that answer every body, however malformed, the same way.
+   */
+  rawBody?: boolean;
+  /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
+  sandboxOnly?: boolean;
   handler: (
     input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>>,
   ) => Promise<Reply | Response> | Reply | Response;
@@ -97,8 +109,8 @@ async function parseParams(schema: z.ZodType | undefined, context: NextRouteCont
 }
 
 async function parseRequestBody(declared: Endpoint["config"], request: Request, context: RequestContext): Promise<unknown> {
-  if (!declared.body && !METHODS_WITH_BODY.has(request.method)) return undefined;
-  const limit = config().BODY_LIMIT_BYTES;
+  if (declared.rawBody || (!declared.body && !METHODS_WITH_BODY.has(request.method))) return undefined;
+  const limit = Math.min(declared.bodyLimitBytes ?? Number.POSITIVE_INFINITY, config().BODY_LIMIT_BYTES);
   const raw = await readBody(request, { format: declared.bodyFormat ?? "json", limit, ring: context.ring });
   return parseWith(declared.body ?? NO_BODY, raw);
 }
@@ -123,23 +135,32 @@ async function runEndpoint(
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, routeKey, scope, request, context);
+    const admission = await admit(ring, scope, request, context);
     release = admission.release;
     const principal = admission.principal;
+    if (target.config.sandboxOnly && principal) assertSandbox(principal);
     const params = await parseParams(target.config.params, routeContext);
     const query = parseWith(target.config.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(target.config, request, context);
     const input = { request, context, params, query, body, database: db() as DatabaseClient };
     const handlerInput = principal ? { ...input, principal } : withoutPrincipal(input);
-    response =
-      target.config.idempotent && principal
-        ? await runIdempotently(target.config.handler, handlerInput)
-        : toResponse(await target.config.handler(handlerInput as never));
+    const meterOperation = () => (principal ? meterRouteOperation(principal, routeKey, context) : Promise.resolve());
+    if (target.config.idempotent && principal) {
+      response = await runIdempotently(target.config.handler, handlerInput, meterOperation);
+    } else {
+      await meterOperation();
+      response = toResponse(await target.config.handler(handlerInput as never));
+    }
   } catch (error) {
     response = errorResponse(error, context, target.config.errorFormat);
   } finally {
     await release();
   }
+  return finishWithCors(ring, request, response, context);
+}
+
+function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext): Response {
+  for (const [name, value] of Object.entries(corsHeaders(ring, request.method, request.headers.get("origin")))) response.headers.set(name, value);
   return finishRequest(response, context);
 }
 
@@ -161,7 +182,7 @@ function answerWith(ring: Ring, error: () => ApiError): RouteHandler {
       if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
       throw error();
     } catch (thrown) {
-      return finishRequest(errorResponse(thrown, context), context);
+      return finishWithCors(ring, request, errorResponse(thrown, context), context);
     }
   };
 }
@@ -193,7 +214,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     HEAD: endpoints.GET ? async (request, context) => withoutBody(await get(request, context)) : methodNotAllowed,
     OPTIONS: async (request) => {
       const context = startRequest(request, ring);
-      return finishRequest(new Response(null, { status: 204, headers: { Allow: allowed } }), context);
+      return finishRequest(new Response(null, { status: 204, headers: { Allow: allowed, ...preflightHeaders(ring, request, allowed) } }), context);
     },
     POST: handlerFor("POST"),
     PUT: handlerFor("PUT"),

@@ -25,7 +25,11 @@ function withField(field: string, item: Omit<ErrorDetail, "field">): ErrorDetail
 function detailFor(issue: Issue, input: unknown): ErrorDetail[] {
   const field = dottedPath(issue.path);
   // A missing field fails as whatever its schema expected (a type, an enum value...): report it as missing.
-  const missing = issue.code !== "unrecognized_keys" && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  // Only a key absent from an object counts: a path into a value a transform reshaped (a comma-separated
+  // string turned into an array) names something present.
+  const parent = valueAt(input, issue.path.slice(0, -1));
+  const missing =
+    issue.code !== "unrecognized_keys" && issue.path.length > 0 && typeof parent === "object" && parent !== null && valueAt(input, issue.path) === undefined;
   if (missing && (issue.code === "invalid_type" || issue.code === "invalid_value")) {
     return [{ field, reason: "required", message: `${field} is required.` }];
   }
@@ -50,6 +54,9 @@ function detailFor(issue: Issue, input: unknown): ErrorDetail[] {
     }
     case "invalid_value":
       return [withField(field, { reason: "invalid_value", message: issue.message })];
+    case "invalid_key":
+      // A record key that failed its own schema (a metadata key too long or empty): report what was wrong with it.
+      return issue.issues.flatMap((inner) => detailFor({ ...inner, path: [...issue.path, ...inner.path] } as Issue, input));
     case "custom": {
       const reason = typeof issue.params?.reason === "string" ? issue.params.reason : "invalid";
       return [withField(field, { reason, message: issue.message })];

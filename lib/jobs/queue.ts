@@ -1,13 +1,9 @@
-// What the health check reports about background work. Each kind of due work (decisioning, deliveries...)
-// registers a counter of its pending rows; the local driver runs in-process, so it is reachable while the app is.
-
-type PendingCounter = () => Promise<number>;
-
-const pendingCounters = new Map<string, PendingCounter>();
-
-export function registerPendingWork(name: string, count: PendingCounter): void {
-  pendingCounters.set(name, count);
-}
+// What the health check reports about background work: how many rows are due (submitted applications awaiting
+// a decision, open applications past expiry, webhook deliveries due). Postgres holds that truth whichever driver runs the work, so
+// the count is read there; the queue is reachable whenever the database is.
+import { countApplicationsAwaitingDecision } from "../decisions/service";
+import { countExpiredApplications } from "../applications/service";
+import { countPendingDeliveries } from "../webhooks/deliver";
 
 export interface QueueStatus {
   reachable: boolean;
@@ -15,6 +11,6 @@ export interface QueueStatus {
 }
 
 export async function readQueueStatus(): Promise<QueueStatus> {
-  const counts = await Promise.all([...pendingCounters.values()].map((count) => count()));
+  const counts = await Promise.all([countApplicationsAwaitingDecision(), countExpiredApplications(), countPendingDeliveries()]);
   return { reachable: true, pending: counts.reduce((sum, count) => sum + count, 0) };
 }

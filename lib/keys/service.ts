@@ -114,7 +114,16 @@ export async function createClientSecret(options: { projectId: string; clientId:
   };
 }
 
-/** Records that a key authenticated a token request. */
+/** `last_used_at` is kept to the minute: a key minting many tokens would otherwise queue writes on one row. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const lastMarked = new Map<string, number>();
+
+/** Records that a key authenticated a token request (at most once a minute per key and process). */
 export async function markKeyUsed(keyId: string): Promise<void> {
-  await db().apiKey.update({ where: { id: keyId }, data: { lastUsedAt: clock.now() } });
+  const now = clock.now();
+  const previous = lastMarked.get(keyId);
+  if (previous !== undefined && Math.abs(now.getTime() - previous) < LAST_USED_RESOLUTION_MS) return;
+  lastMarked.set(keyId, now.getTime());
+  if (lastMarked.size > 10_000) lastMarked.clear();
+  await db().apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } });
 }

@@ -72,7 +72,28 @@ export class TokenRejectedError extends Error {
  * Verifies signature (EdDSA only: `none`, HS256 and every other algorithm are refused), issuer, audience,
  * expiry and type, then the claim shapes. Throws TokenRejectedError.
  */
+// Tokens already verified by this process, by their exact text: a partner sends the same token on every call
+// for up to an hour, and checking its signature each time is most of the cost of authenticating. An entry is
+// used only while the token is unexpired by the platform clock; revocation and suspension are checked by the
+// caller on every request regardless.
+const VERIFIED_CACHE_LIMIT = 10_000;
+const verified = new Map<string, AccessTokenClaims>();
+
 export async function verifyAccessToken(token: string, audience: Audience = PARTNER_AUDIENCE): Promise<AccessTokenClaims> {
+  const cacheKey = `${audience}\u0000${token}`;
+  const known = verified.get(cacheKey);
+  if (known) {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    if (known.exp > now && known.iat <= now + 60) return known;
+    verified.delete(cacheKey);
+  }
+  const claims = await verifySignedToken(token, audience);
+  if (verified.size >= VERIFIED_CACHE_LIMIT) verified.clear();
+  verified.set(cacheKey, claims);
+  return claims;
+}
+
+async function verifySignedToken(token: string, audience: Audience): Promise<AccessTokenClaims> {
   const { verificationKeys } = await signingKeys();
   let payload: unknown;
   try {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { clock } from "../clock";
 import { db } from "../db";
 import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
+import { readProjectState } from "../projects/project-state";
 import { OAuthError } from "./errors";
 
 export interface ClientCredentialsInput {
@@ -84,10 +85,11 @@ export async function authenticateClient(request: Request, form: ClientCredentia
   if (kind.type === "publishable") {
     throw new OAuthError("invalid_client", "A publishable key cannot authenticate a client; use a secret key (sk_...).");
   }
-  const key = await db().apiKey.findUnique({
-    where: { secretHash: hashSecret(secret) },
-    include: { project: true },
-  });
+  // The key is read fresh (a revoked key must fail at once); its project comes from the few-second project
+  // cache that bearer checks use, so a token request costs one query (docs/performance.md).
+  const found = await db().apiKey.findUnique({ where: { secretHash: hashSecret(secret) } });
+  const project = found ? await readProjectState(found.projectId) : null;
+  const key = found && project ? { ...found, project } : null;
   if (!key || key.project.clientId !== clientId || key.type !== "secret" || !secretsMatch(secret, key.secretHash)) {
     throw new OAuthError("invalid_client", UNKNOWN_CLIENT);
   }

@@ -14,6 +14,8 @@ export const createProjectInputSchema = z.strictObject({
   tier: z.enum(PROJECT_TIERS).default("build"),
   scopes: z.array(z.enum(PARTNER_SCOPES)).min(1).optional(),
   isDemo: z.boolean().default(false),
+  /** Where the team's notifications are emailed (an endpoint disabled for failing). */
+  ownerEmail: z.email().optional(),
 });
 
 export type CreateProjectInput = z.input<typeof createProjectInputSchema>;
@@ -27,7 +29,7 @@ export interface ProjectCredentials {
 }
 
 export async function createProject(database: Database, input: CreateProjectInput): Promise<ProjectCredentials> {
-  const { name, tier, scopes = [...PARTNER_SCOPES], isDemo } = createProjectInputSchema.parse(input);
+  const { name, tier, scopes = [...PARTNER_SCOPES], isDemo, ownerEmail } = createProjectInputSchema.parse(input);
   const now = clock.now();
   const projectId = newId("project");
   const clientId = newId("oauthClient");
@@ -41,7 +43,7 @@ export async function createProject(database: Database, input: CreateProjectInpu
   );
   await database.$transaction([
     database.project.create({
-      data: { id: projectId, name, tier, clientId, scopes, isDemo, createdAt: now, updatedAt: now },
+      data: { id: projectId, name, tier, clientId, scopes, isDemo, ownerEmail: ownerEmail ?? null, createdAt: now, updatedAt: now },
     }),
     database.apiKey.createMany({ data: keyRows }),
   ]);

@@ -1,5 +1,5 @@
 // The little a request needs to know about its project beyond the token: whether it is suspended and whether
-// its outstanding tokens were revoked. Cached per process for a few seconds so bearer checks stay off the
+// its outstanding tokens were revoked; and, for the token endpoint, its client id and granted scopes. Cached per process for a few seconds so bearer checks stay off the
 // database on the hot path; writes here invalidate this process's copy immediately, others within the TTL.
 import { db } from "../db";
 import type { KeyEnvironment } from "../keys/secrets";
@@ -9,6 +9,9 @@ const TTL_MS = 5_000;
 
 export interface ProjectState {
   id: string;
+  clientId: string;
+  scopes: string[];
+  internalAudience: boolean;
   status: "active" | "suspended";
   tokensNotBefore: Record<KeyEnvironment, Date | null>;
   limitSettings: ProjectLimitSettings;
@@ -23,6 +26,9 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
     where: { id: projectId },
     select: {
       id: true,
+      clientId: true,
+      scopes: true,
+      internalAudience: true,
       status: true,
       tier: true,
       sandboxTokensNotBefore: true,
@@ -35,6 +41,9 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
   const state: ProjectState | null = row
     ? {
         id: row.id,
+        clientId: row.clientId,
+        scopes: row.scopes,
+        internalAudience: row.internalAudience,
         status: row.status,
         tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore },
         limitSettings: {

@@ -83,3 +83,12 @@ export const PUBLIC_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "pub
 export function describePolicy(policy: RatePolicy): string {
   return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;
 }
+
+/** A policy with its numbers multiplied (RATE_LIMIT_SCALE); its name changes too, so buckets never mix. */
+export function scalePolicy<P extends RatePolicy>(policy: P, scale: number): P {
+  if (scale === 1) return policy;
+  const name = `${policy.name}-x${scale}`;
+  return policy.kind === "tokenBucket"
+    ? { ...policy, name, ratePerSecond: policy.ratePerSecond * scale, burst: policy.burst * scale }
+    : { ...policy, name, limit: (policy as FixedWindowPolicy).limit * scale };
+}

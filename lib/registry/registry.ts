@@ -1,5 +1,6 @@
 // The company registry: who may borrow. Only UK incorporated bodies corporate (limited companies and LLPs) can,
 // so every lookup answers either with an active company or with the reason it cannot borrow.
+import { config } from "../env";
 import { CompaniesHouseRegistry } from "./companies-house-registry";
 import { SandboxRegistry } from "./sandbox-registry";
 
@@ -30,4 +31,17 @@ export function createRegistry({ companiesHouseApiKey }: CreateRegistryOptions):
   // A blank key counts as unset, as blank variables do in lib/env.ts.
   if (companiesHouseApiKey) return new CompaniesHouseRegistry({ apiKey: companiesHouseApiKey });
   return new SandboxRegistry();
+}
+
+const sandboxRegistry = new SandboxRegistry();
+let liveRegistry: CompanyRegistry | undefined;
+
+/**
+ * The registry for an environment: the sandbox always follows the sandbox rules; live uses Companies House
+ * when COMPANIES_HOUSE_API_KEY is set (and the sandbox rules otherwise, for development without a key).
+ */
+export function companyRegistry(environment: "sandbox" | "live"): CompanyRegistry {
+  if (environment === "sandbox") return sandboxRegistry;
+  liveRegistry ??= createRegistry({ companiesHouseApiKey: config().COMPANIES_HOUSE_API_KEY });
+  return liveRegistry;
 }

@@ -8,6 +8,7 @@ import { config } from "../env";
 import type { Database } from "../db";
 import { hashSecret, newKeyRow } from "../keys/secrets";
 import { createProject } from "../projects/create-project";
+import { seedDemoApplications } from "./seed-applications";
 
 export const DEMO_PROJECT_NAME = "Demo Partner";
 
@@ -18,7 +19,7 @@ export interface DemoCredentials {
 }
 
 export interface SeedResult {
-  created: { project: boolean; sandbox_keys: boolean };
+  created: { project: boolean; sandbox_keys: boolean; applications: number };
   demo: DemoCredentials;
 }
 
@@ -63,15 +64,17 @@ export async function seedDemo(database: Database, credentialsFile = path.resolv
     const project = await createProject(database, { name: DEMO_PROJECT_NAME, tier: "build", isDemo: true });
     const demo = { project_id: project.project_id, client_id: project.client_id, sandbox: project.sandbox };
     writeCredentialsFile(credentialsFile, demo);
-    return { created: { project: true, sandbox_keys: true }, demo };
+    const applications = await seedDemoApplications(database, { id: project.project_id, clientId: project.client_id });
+    return { created: { project: true, sandbox_keys: true, applications }, demo };
   }
   const saved = readCredentialsFile(credentialsFile);
   const savedSecrets = saved?.project_id === existing.id ? [saved.sandbox.secret_key, saved.sandbox.publishable_key] : [];
+  const applications = await seedDemoApplications(database, existing);
   if (saved && savedSecrets.length > 0 && (await keysStillActive(database, existing.id, savedSecrets))) {
-    return { created: { project: false, sandbox_keys: false }, demo: saved };
+    return { created: { project: false, sandbox_keys: false, applications }, demo: saved };
   }
   const sandbox = await reissueSandboxKeys(database, existing.id);
   const demo = { project_id: existing.id, client_id: existing.clientId, sandbox };
   writeCredentialsFile(credentialsFile, demo);
-  return { created: { project: false, sandbox_keys: true }, demo };
+  return { created: { project: false, sandbox_keys: true, applications }, demo };
 }

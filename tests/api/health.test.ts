@@ -38,11 +38,14 @@ describe("GET /public/v1/healthz", () => {
       app: "lending-platform",
       db: { up: true, latencyMs: expect.any(Number) },
       migrations: { applied: onDisk, onDisk, inSync: true },
-      queue: { reachable: true, pending: 0 },
+      queue: { reachable: true, pending: expect.any(Number) },
       ratelimit: { backend: "memory", reachable: true, failOpenCount: 0 },
       time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     expect(onDisk).toBeGreaterThan(0);
+    // Other test files submit applications at the same time, so only the count's form is fixed here; what it
+    // counts is tested in background-work.test.ts.
+    expect(Number.isInteger(body.queue.pending) && body.queue.pending >= 0).toBe(true);
   });
 
   it("takes its time from the platform clock", async () => {

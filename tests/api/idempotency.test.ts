@@ -1,5 +1,5 @@
-// Idempotency-Key on create-type partner POSTs (spec 4.12), over HTTP against the two idempotent endpoints that
-// exist today: POST /partner/v1/keys and POST /partner/v1/keys/{id}/roll. Time-travel tests freeze the clock
+// Idempotency-Key on create-type partner POSTs (spec 4.12), over HTTP against POST /partner/v1/applications,
+// POST /partner/v1/keys and POST /partner/v1/keys/{id}/roll. Time-travel tests freeze the clock
 // before minting any token they use.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
@@ -9,7 +9,7 @@ import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import { startAppServer, type AppServer } from "../helpers/app-server";
-import { expectApiError, type ErrorBody } from "../helpers/http";
+import { expectApiError, type ErrorBody, expectJson as expectJsonBody } from "../helpers/http";
 import { bearer, createTestProject, mintToken } from "../helpers/partner";
 
 interface ApiKeyBody {
@@ -21,7 +21,7 @@ interface ApiKeyBody {
   predecessor: string | null;
 }
 
-const T0 = "2027-01-10T10:00:00.000Z";
+const T0 = "2099-01-10T10:00:00.000Z"; // far future: other files' expiry sweeps (real clock) must never find applications made here
 const REPLAYED = "idempotent-replayed";
 
 let server: AppServer;
@@ -45,12 +45,7 @@ function post(token: string, path: string, body: unknown, key?: string): Promise
   return fetch(`${server.url}/partner/v1${path}`, bearer(token, init));
 }
 
-/** Asserts the status (showing the body on failure) and parses the JSON body. */
-async function expectJson<T = ApiKeyBody>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect({ status: response.status, body: text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
+const expectJson = <T = ApiKeyBody>(response: Response, status: number) => expectJsonBody<T>(response, status);
 
 const keyCount = (projectId: string, environment: "sandbox" | "live" = "sandbox") =>
   db().apiKey.count({ where: { projectId, environment } });
@@ -84,6 +79,64 @@ describe("concurrent duplicates", () => {
     for (const body of createdBodies) expect(body).toEqual(createdBodies[0]);
     expect(createdBodies[0]).toMatchObject({ object: "api_key", type: "secret", environment: "live" });
     for (const body of inProgress) expect(body.error).toMatchObject({ code: "idempotency_key_in_progress", retryable: true });
+  });
+});
+
+describe("POST /partner/v1/applications", () => {
+  const body = { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "a@example.co.uk" } };
+
+  /** A live platform project with room for 20 requests in flight at once (the sandbox allows 10). */
+  async function roomyProject() {
+    const platform = await createTestProject({ tier: "platform" });
+    await db().project.update({ where: { id: platform.project_id }, data: { rateLimitPerSecond: 1000, rateLimitBurst: 1000, rateLimitConcurrent: 100 } });
+    forgetProjectState(platform.project_id);
+    return { platform, token: await mintToken(server.url, platform, { environment: "live" }) };
+  }
+
+  it("creates exactly one application for 20 concurrent identical requests, each answered 201 or 409 in_progress", async () => {
+    const { platform, token } = await roomyProject();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(token, "/applications", body, "concurrent-application")));
+    const outcomes = await Promise.all(responses.map(async (response) => ({ status: response.status, body: await response.json() })));
+
+    expect(await db().application.count({ where: { projectId: platform.project_id } })).toBe(1);
+    expect(await db().event.count({ where: { projectId: platform.project_id, type: "application.created" } })).toBe(1);
+    expect(outcomes.map((outcome) => outcome.status).filter((status) => status !== 201 && status !== 409)).toEqual([]);
+    const created = outcomes.filter((outcome) => outcome.status === 201).map((outcome) => outcome.body);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const application of created) expect(application).toEqual(created[0]);
+    for (const outcome of outcomes.filter((item) => item.status === 409)) {
+      expect(outcome.body.error).toMatchObject({ code: "idempotency_key_in_progress", retryable: true });
+    }
+  });
+
+  it("replays the identical body, and refuses the key with a different body", async () => {
+    const token = await mintToken(server.url, project);
+    const first = await post(token, "/applications", body, "application-replay");
+    expect(first.status).toBe(201);
+    const firstText = await first.text();
+    const replay = await post(token, "/applications", body, "application-replay");
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get(REPLAYED)).toBe("true");
+    expect(await replay.text()).toBe(firstText);
+    await expectApiError(await post(token, "/applications", { ...body, amount_pence: 2_500_100 }, "application-replay"), 409, "idempotency_key_reused");
+    expect(await db().application.count({ where: { projectId: project.project_id } })).toBe(1);
+  });
+
+  it("does not spend the 5-a-second sub-limit on replays, and releases a key whose request it refused", async () => {
+    const clock = freezeClock(T0);
+    const token = await mintToken(server.url, project);
+    for (let index = 0; index < 5; index += 1) expect((await post(token, "/applications", body, `sub-limit-${index}`)).status).toBe(201);
+    // Replays answer from the store without running the operation, so the spent sub-limit does not refuse them.
+    expect((await post(token, "/applications", body, "sub-limit-0")).status).toBe(201);
+
+    const refused = await expectApiError(await post(token, "/applications", body, "sub-limit-5"), 429, "rate_limited");
+    expect(refused.error.retry_after_ms).toBe(1000);
+    clock.advance(1_000);
+    // A 429 is not stored: the retry runs the request instead of replaying the refusal.
+    const retried = await post(token, "/applications", body, "sub-limit-5");
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get(REPLAYED)).toBeNull();
+    expect(await db().application.count({ where: { projectId: project.project_id } })).toBe(6);
   });
 });
 

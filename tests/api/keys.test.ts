@@ -6,7 +6,7 @@ import { freezeClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../helpers/app-server";
-import { expectApiError, jsonRequest } from "../helpers/http";
+import { expectApiError, jsonRequest, expectJson as expectJsonBody } from "../helpers/http";
 import { bearer, createTestProject, mintToken, requestToken } from "../helpers/partner";
 
 interface ApiKeyBody {
@@ -51,12 +51,7 @@ function call(token: string, method: string, path: string, body?: unknown): Prom
   return fetch(`${server.url}/partner/v1${path}`, bearer(token, init));
 }
 
-/** Asserts the status (showing the body on failure) and parses the JSON body. */
-async function expectJson<T = ApiKeyBody>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect({ status: response.status, body: text }).toMatchObject({ status });
-  return JSON.parse(text) as T;
-}
+const expectJson = <T = ApiKeyBody>(response: Response, status: number) => expectJsonBody<T>(response, status);
 
 async function list(token: string, query = ""): Promise<ListBody> {
   return expectJson<ListBody>(await call(token, "GET", `/keys${query ? `?${query}` : ""}`), 200);

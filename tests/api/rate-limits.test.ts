@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/http/auth";
-import { meterPartnerRequest } from "@/lib/http/metering";
+import { meterPartnerRequest, meterRouteOperation } from "@/lib/http/metering";
 import { startRequest } from "@/lib/http/request-context";
 import { ApiError } from "@/lib/http/errors";
 import { forgetProjectState } from "@/lib/projects/project-state";
@@ -126,24 +126,30 @@ describe("sub-limits and concurrency", () => {
   it("limits POST /applications to 5 a second on top of the project bucket", async () => {
     freezeClock("2027-02-02T09:00:00.000Z");
     const caller = principal(`proj_sub_${Date.now()}`);
-    for (let index = 0; index < 5; index += 1) await (await meterPartnerRequest(caller, "POST /applications", context()))();
+    for (let index = 0; index < 5; index += 1) {
+      const admitted = context();
+      await (await meterPartnerRequest(caller, admitted))();
+      await meterRouteOperation(caller, "POST /applications", admitted);
+    }
     const refused = context();
-    await expect(meterPartnerRequest(caller, "POST /applications", refused)).rejects.toMatchObject({ code: "rate_limited" });
+    await (await meterPartnerRequest(caller, refused))();
+    await expect(meterRouteOperation(caller, "POST /applications", refused)).rejects.toMatchObject({ code: "rate_limited" });
     expect(refused.rateLimit?.policy).toMatchObject({ name: "applications-create", ratePerSecond: 5, burst: 5 });
-    // The project bucket still has room for other routes.
-    await expect(meterPartnerRequest(caller, "GET /applications", context())).resolves.toBeTypeOf("function");
+    // The project bucket still has room for other routes, which have no sub-limit.
+    await expect(meterRouteOperation(caller, "GET /applications", context())).resolves.toBeUndefined();
+    await expect(meterPartnerRequest(caller, context())).resolves.toBeTypeOf("function");
   });
 
   it("caps in-flight requests at the tier's concurrency and frees a slot when one ends", async () => {
     freezeClock("2027-02-02T09:10:00.000Z");
     const caller = principal(`proj_cc_${Date.now()}`);
     const releases = [];
-    for (let index = 0; index < 10; index += 1) releases.push(await meterPartnerRequest(caller, "GET /keys", context()));
-    const error = await meterPartnerRequest(caller, "GET /keys", context()).catch((thrown: unknown) => thrown);
+    for (let index = 0; index < 10; index += 1) releases.push(await meterPartnerRequest(caller, context()));
+    const error = await meterPartnerRequest(caller, context()).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: "rate_limited", retryAfterMs: 1000 });
     await releases[0]!();
-    await expect(meterPartnerRequest(caller, "GET /keys", context())).resolves.toBeTypeOf("function");
+    await expect(meterPartnerRequest(caller, context())).resolves.toBeTypeOf("function");
   });
 });
 

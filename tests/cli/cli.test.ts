@@ -1,34 +1,23 @@
 // The admin CLI contract, run as a real process against the test database.
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createApplication, submitApplication } from "@/lib/applications/service";
 import { db } from "@/lib/db";
+import { decideSubmittedApplication } from "@/lib/decisions/service";
+import type { Principal } from "@/lib/http/auth";
 import { hashSecret } from "@/lib/keys/secrets";
 import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
 import pg from "pg";
 import { useIsolatedDatabase } from "../helpers/isolated-database";
+import { runCli } from "../helpers/cli";
+import { createTestProject } from "../helpers/partner";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const CREDENTIALS_FILE = path.join(ROOT, ".data", `cli-test-credentials-${process.pid}.json`);
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return cliWith({}, ...args);
-}
-
-function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "cli.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE, LOG_LEVEL: "silent", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCli({ DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE }, ...args);
+const cliWith = (env: Record<string, string>, ...args: string[]) => runCli({ DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE, ...env }, ...args);
 
 describe("project create", () => {
   it("prints the credential contract as JSON and stores only hashes", async () => {
@@ -80,10 +69,106 @@ describe("seed", () => {
     expect(first.code).toBe(0);
     expect(second.code).toBe(0);
     const [one, two] = [JSON.parse(first.stdout), JSON.parse(second.stdout)];
-    expect(two.created).toEqual({ project: false, sandbox_keys: false });
+    expect(two.created).toEqual({ project: false, sandbox_keys: false, applications: 0 });
+    // Reference data is created once too: the second run finds it all.
+    expect(two.platform).toMatchObject({ cms_pages_created: 0, billers_created: 0 });
+    expect(await db().cmsPage.count({ where: { key: { in: ["about", "faq", "terms", "privacy", "complaints", "cookies"] }, published: true } })).toBe(6);
     expect(two.demo).toEqual(one.demo);
     expect(one.demo.sandbox.secret_key).toMatch(/^sk_sandbox_/);
     expect(await db().project.count({ where: { isDemo: true } })).toBe(1);
+  });
+
+  it("gives the demo project sandbox applications in several states, once", async () => {
+    const demo = await db().project.findFirstOrThrow({ where: { isDemo: true } });
+    const applications = await db().application.findMany({ where: { projectId: demo.id }, orderBy: { id: "asc" } });
+    expect(applications.map((application) => [application.reference, application.status])).toEqual([
+      ["demo-created", "created"],
+      ["demo-approved", "approved"],
+      ["demo-declined", "declined"],
+      ["demo-referred", "in_review"],
+      ["demo-withdrawn", "withdrawn"],
+      ["demo-funded", "funded"],
+    ]);
+  });
+});
+
+describe("applications and decisions", () => {
+  /** A sandbox application of a project of its own, taken through decisioning by the same services the API uses. */
+  async function decidedApplication(companyNumber: string) {
+    const project = await createTestProject();
+    const principal: Principal = {
+      projectId: project.project_id,
+      clientId: project.client_id,
+      environment: "sandbox",
+      livemode: false,
+      scopes: new Set(),
+      tokenId: "cli-test",
+      limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
+    };
+    const created = await createApplication(principal, {
+      business: { company_number: companyNumber },
+      amount_pence: 5_000_000,
+      term_months: 24,
+      applicant: { email: "director@example.co.uk" },
+    });
+    await submitApplication({ projectId: project.project_id, id: created.id });
+    // submitApplication also hands the application to this process's background driver, which may hold the
+    // row when we ask: "busy" means it is deciding, so wait for its commit rather than reading too early.
+    const started = Date.now();
+    for (;;) {
+      if ((await decideSubmittedApplication(created.id)) !== "busy") {
+        const application = await db().application.findUniqueOrThrow({ where: { id: created.id }, include: { decision: true } });
+        if (application.decision) return application;
+      }
+      if (Date.now() - started > 5_000) throw new Error(`${created.id} was not decided within 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it("shows an application with its decision and events", async () => {
+    const application = await decidedApplication("12340060");
+    const { code, stdout } = await cli("application", "show", application.id, "--json");
+    expect(code).toBe(0);
+    const shown = JSON.parse(stdout);
+    expect(shown.application).toMatchObject({ id: application.id, status: "approved", business: { company_number: "12340060" } });
+    expect(shown.decision).toMatchObject({ id: application.decision!.id, outcome: "approved" });
+    expect(shown.events.map((event: { type: string }) => event.type)).toEqual(["application.created", "application.submitted", "decision.completed"]);
+    const text = await cli("application", "show", application.id);
+    expect(text.stdout).toContain(`decision     ${application.decision!.id} v1: approved 5000000 pence at 1700 bps`);
+  });
+
+  it("fails with exit 1 for an unknown application", async () => {
+    const { code, stderr } = await cli("application", "show", "app_nope");
+    expect(code).toBe(1);
+    expect(stderr).toContain("No such application: app_nope");
+  });
+
+  it("locks and releases a declined decision, and refuses to lock an approved one", async () => {
+    const declined = await decidedApplication("12340001");
+    const locked = await cli("decision", "lock", declined.decision!.id, "--by", "ops@example.com", "--json");
+    expect(locked.code).toBe(0);
+    expect(JSON.parse(locked.stdout)).toMatchObject({ id: declined.decision!.id, locked: true });
+    expect((await db().decision.findUniqueOrThrow({ where: { id: declined.decision!.id } })).lockedBy).toBe("ops@example.com");
+    const released = await cli("decision", "release", declined.decision!.id, "--json");
+    expect(JSON.parse(released.stdout)).toMatchObject({ locked: false });
+
+    const approved = await decidedApplication("12340060");
+    const refused = await cli("decision", "lock", approved.decision!.id);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Only a declined decision can be locked");
+  });
+
+  it("resolves a referral, and refuses a second resolution", async () => {
+    const referred = await decidedApplication("12340006");
+    const usage = await cli("decision", "resolve", referred.decision!.id, "--outcome", "approved", "--reason", "affordability");
+    expect(usage.code).toBe(2);
+    const resolved = await cli("decision", "resolve", referred.decision!.id, "--outcome", "declined", "--reason", "adverse_credit", "--json");
+    expect(resolved.code).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ outcome: "declined", version: 2, reasons: [{ code: "adverse_credit" }] });
+    expect((await db().application.findUniqueOrThrow({ where: { id: referred.id } })).status).toBe("declined");
+    const again = await cli("decision", "resolve", referred.decision!.id, "--outcome", "approved");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("only a referral can be resolved");
   });
 });
 

@@ -1,23 +1,12 @@
-// The partner credentials flow behind a real `next start`: a project made by the admin CLI gets a token from
+// The partner credentials flow behind the production server (`npm start`): a project made by the admin CLI gets a token from
 // the token endpoint and calls a protected route; discovery documents are served from /.well-known.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-
-const root = path.resolve(import.meta.dirname, "..", "..");
-
-function createProjectWithCli(): { client_id: string; sandbox: { secret_key: string } } {
-  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), "project", "create", "--name", "E2E Partner", "--json"], {
-    cwd: root,
-    env: process.env,
-  });
-  return JSON.parse(output.toString());
-}
+import { basicAuthorization, createProjectWithCli } from "./cli-project";
 
 test("a CLI-created project mints a token and lists its keys", async ({ request }) => {
-  const project = createProjectWithCli();
+  const project = createProjectWithCli("E2E Partner");
   const tokenResponse = await request.post("/partner/v1/oauth/token", {
-    headers: { authorization: `Basic ${Buffer.from(`${project.client_id}:${project.sandbox.secret_key}`).toString("base64")}` },
+    headers: { authorization: basicAuthorization(project) },
     form: { grant_type: "client_credentials", scope: "partner:manage" },
   });
   expect(tokenResponse.status()).toBe(200);

@@ -1,4 +1,4 @@
-// The platform behind a real `next start`: pages render in Chromium and Next's own routing sends API paths
+// The platform behind the production server (`npm start`): pages render in Chromium and Next's own routing sends API paths
 // through the route builder (ids, envelope, 404 and 405).
 import { expect, test } from "@playwright/test";
 

@@ -141,7 +141,15 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => (responseHeaders[name] = value));
       outgoing.writeHead(response.status, responseHeaders);
-      outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+      if (!response.body) {
+        outgoing.end();
+        return;
+      }
+      // Streamed, not buffered, so server-sent events reach the client as they are written.
+      const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+      outgoing.on("close", () => body.destroy());
+      body.on("error", () => outgoing.destroy());
+      body.pipe(outgoing);
     } catch (error) {
       outgoing.writeHead(599, { "content-type": "text/plain" }).end(`test server failure: ${String(error)}`);
     }

@@ -31,3 +31,10 @@ export async function expectApiError(response: Response, status: number, code: s
 export function jsonRequest(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
 }
+
+/** Asserts the status (showing the body on failure) and parses the JSON body. */
+export async function expectJson<T = Record<string, any>>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect({ status: response.status, body: text }).toMatchObject({ status });
+  return JSON.parse(text) as T;
+}

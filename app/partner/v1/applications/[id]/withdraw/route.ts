@@ -1,0 +1,12 @@
+// POST /partner/v1/applications/{id}/withdraw — withdraw before funding (spec 4.2, 3.1); returns the application.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { applicationIdParamsSchema, withdrawApplicationBodySchema } from "@/lib/applications/schemas";
+import { withdrawApplication } from "@/lib/applications/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/applications/{id}/withdraw", {
+  POST: endpoint({
+    params: applicationIdParamsSchema,
+    body: withdrawApplicationBodySchema,
+    handler: async ({ principal, params, body }) => ok(await withdrawApplication(principal, params.id, body?.reason)),
+  }),
+});

@@ -1,0 +1,11 @@
+// GET /partner/v1/decisions/{id} — outcome, conditions and offer terms (spec 4.4, 2.3).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { decisionIdParamsSchema } from "@/lib/decisions/schemas";
+import { retrieveDecision } from "@/lib/decisions/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/decisions/{id}", {
+  GET: endpoint({
+    params: decisionIdParamsSchema,
+    handler: async ({ principal, params }) => ok(await retrieveDecision(principal, params.id)),
+  }),
+});

@@ -1,0 +1,12 @@
+// POST /partner/v1/test_helpers/applications/{id}/expire — sandbox test helper: expires a created application now.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { applicationIdParamsSchema } from "@/lib/applications/schemas";
+import { expireNow } from "@/lib/applications/test-helpers";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/expire", {
+  POST: endpoint({
+    sandboxOnly: true,
+    params: applicationIdParamsSchema,
+    handler: async ({ principal, params }) => ok(await expireNow(principal, params.id)),
+  }),
+});

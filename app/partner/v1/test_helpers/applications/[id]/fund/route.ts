@@ -1,0 +1,12 @@
+// POST /partner/v1/test_helpers/applications/{id}/fund — sandbox test helper: accepts the offer and funds an approved application.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { applicationIdParamsSchema } from "@/lib/applications/schemas";
+import { acceptOfferAndFund } from "@/lib/applications/test-helpers";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/fund", {
+  POST: endpoint({
+    sandboxOnly: true,
+    params: applicationIdParamsSchema,
+    handler: async ({ principal, params }) => ok(await acceptOfferAndFund(principal, params.id)),
+  }),
+});

@@ -1,0 +1,13 @@
+// POST /partner/v1/test_helpers/applications/{id}/submit — sandbox test helper: completes the hosted journey as the applicant would, with consent.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { applicationIdParamsSchema, submitApplicationBodySchema } from "@/lib/applications/schemas";
+import { submitAsApplicant } from "@/lib/applications/test-helpers";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/submit", {
+  POST: endpoint({
+    sandboxOnly: true,
+    params: applicationIdParamsSchema,
+    body: submitApplicationBodySchema,
+    handler: async ({ principal, params, body }) => ok(await submitAsApplicant(principal, params.id, body)),
+  }),
+});

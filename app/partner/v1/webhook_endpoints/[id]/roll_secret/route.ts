@@ -1,0 +1,13 @@
+// POST /partner/v1/webhook_endpoints/{id}/roll_secret — a new signing secret, the old one signing alongside it
+// for `overlap_hours` (default 24).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { rollWebhookSecretBodySchema, webhookEndpointIdParamsSchema } from "@/lib/webhooks/schemas";
+import { rollWebhookSecret } from "@/lib/webhooks/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints/{id}/roll_secret", {
+  POST: endpoint({
+    params: webhookEndpointIdParamsSchema,
+    body: rollWebhookSecretBodySchema,
+    handler: async ({ principal, params, body }) => ok(await rollWebhookSecret(principal, params.id, body.overlap_hours)),
+  }),
+});

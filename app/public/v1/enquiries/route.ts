@@ -1,0 +1,12 @@
+// POST /public/v1/enquiries — record a public enquiry, lead or complaint (spec 4.8, 7.3); 201 the enquiry.
+import { ENQUIRY_BODY_LIMIT_BYTES, createEnquiryRawBodySchema, parseCreateEnquiryBody } from "@/lib/enquiries/schemas";
+import { createEnquiry } from "@/lib/enquiries/service";
+import { created, defineRoute, endpoint } from "@/lib/http/route";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/enquiries", {
+  POST: endpoint({
+    body: createEnquiryRawBodySchema,
+    bodyLimitBytes: ENQUIRY_BODY_LIMIT_BYTES,
+    handler: async ({ body, database }) => created(await createEnquiry({ input: parseCreateEnquiryBody(body), database })),
+  }),
+});

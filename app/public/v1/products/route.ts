@@ -1,0 +1,11 @@
+// GET /public/v1/products — the product catalogue (spec 2.10), from the pricing configuration.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { productCatalogue } from "@/lib/pricing/public-service";
+
+const CACHEABLE = { "Cache-Control": "public, max-age=60" };
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/products", {
+  GET: endpoint({
+    handler: async () => ok(await productCatalogue(), CACHEABLE),
+  }),
+});

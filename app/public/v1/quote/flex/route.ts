@@ -1,0 +1,12 @@
+// GET /public/v1/quote/flex — a representative Flex draw and its repayments (docs/public-api.md).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { flexQuote, flexQuoteQuerySchema } from "@/lib/pricing/public-service";
+
+const CACHEABLE = { "Cache-Control": "public, max-age=60" };
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/quote/flex", {
+  GET: endpoint({
+    query: flexQuoteQuerySchema,
+    handler: async ({ query }) => ok(await flexQuote(query), CACHEABLE),
+  }),
+});

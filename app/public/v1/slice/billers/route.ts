@@ -1,0 +1,11 @@
+// GET /public/v1/slice/billers — accepted billers, public-safe fields only (spec 2.10).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { listAcceptedBillers } from "@/lib/billers/service";
+
+const CACHEABLE = { "Cache-Control": "public, max-age=60" };
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/slice/billers", {
+  GET: endpoint({
+    handler: async () => ok(await listAcceptedBillers(), CACHEABLE),
+  }),
+});

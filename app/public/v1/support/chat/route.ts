@@ -1,0 +1,12 @@
+// POST /public/v1/support/chat — one visitor message to the support assistant (spec 4.8, 7.3); 200 the reply.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { sendSupportMessage } from "@/lib/support/chat";
+import { parseSendSupportMessageBody, SUPPORT_CHAT_BODY_LIMIT_BYTES, sendSupportMessageRawBodySchema } from "@/lib/support/schemas";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/support/chat", {
+  POST: endpoint({
+    body: sendSupportMessageRawBodySchema,
+    bodyLimitBytes: SUPPORT_CHAT_BODY_LIMIT_BYTES,
+    handler: async ({ body, database }) => ok(await sendSupportMessage({ ...parseSendSupportMessageBody(body), database })),
+  }),
+});

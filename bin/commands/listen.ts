@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { forwardEvents } from "../../lib/webhooks/forwarder";
+import { parseFlags, type Command } from "../cli-kit";
+
+const listenFlags = z.object({
+  "forward-to": z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  events: z
+    .string()
+    .transform((value) => value.split(",").map((type) => type.trim()).filter(Boolean))
+    .optional(),
+  "api-url": z.url({ protocol: /^https?$/ }).default(process.env.LENDING_API_URL ?? `http://localhost:${process.env.PORT ?? 3000}`),
+  "client-id": z.string({ error: "is required (or set LENDING_CLIENT_ID)" }).startsWith("svc_client_"),
+  "api-key": z.string({ error: "is required (or set LENDING_API_KEY)" }).startsWith("sk_sandbox_", "must be a sandbox secret key"),
+  "max-events": z.coerce.number().int().min(1).optional(),
+});
+
+export const listen: Command = {
+  words: ["listen"],
+  synopsis: "--forward-to URL [--events a,b] [--client-id ID] [--api-key sk_sandbox_…] [--api-url URL] [--max-events N]",
+  description: "Forward the project's new sandbox events to a local URL, signed with a temporary whsec_ secret printed at start.",
+  options: {
+    "forward-to": { type: "string" },
+    events: { type: "string" },
+    "api-url": { type: "string" },
+    "client-id": { type: "string" },
+    "api-key": { type: "string" },
+    "max-events": { type: "string" },
+  },
+  async run({ values, print }) {
+    const flags = parseFlags(listenFlags, {
+      ...values,
+      "client-id": values["client-id"] ?? process.env.LENDING_CLIENT_ID,
+      "api-key": values["api-key"] ?? process.env.LENDING_API_KEY,
+    });
+    const controller = new AbortController();
+    process.once("SIGINT", () => controller.abort());
+    const forwarded = await forwardEvents({
+      apiUrl: flags["api-url"].replace(/\/+$/, ""),
+      clientId: flags["client-id"],
+      apiKey: flags["api-key"],
+      forwardTo: flags["forward-to"],
+      types: flags.events,
+      maxEvents: flags["max-events"],
+      signal: controller.signal,
+      onReady: (secret) =>
+        print(`Ready. Forwarding sandbox events to ${flags["forward-to"]}. Your webhook signing secret is ${secret} (^C to quit)`, { ready: true, secret }),
+      onDelivery: (delivery) =>
+        print(
+          `${new Date().toISOString()}  --> ${delivery.type} [${delivery.eventId}]  <-- ${delivery.status ?? `failed: ${delivery.error}`}`,
+          { event: delivery.eventId, type: delivery.type, status: delivery.status, ...(delivery.error ? { error: delivery.error } : {}) },
+        ),
+    });
+    if (controller.signal.aborted) print(`Stopped after forwarding ${forwarded} event(s).`, { stopped: true, forwarded });
+  },
+};

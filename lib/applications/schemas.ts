@@ -1,0 +1,75 @@
+// Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
+import { z } from "zod";
+import { listQuerySchema } from "../http/pagination";
+import { metadataSchema } from "../http/metadata";
+import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
+import { isWellFormedCompanyNumber } from "../registry/company-number";
+
+export const APPLICATION_STATUSES = ["created", "submitted", "in_review", "approved", "declined", "funded", "withdrawn", "expired"] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export const APPLICATION_PURPOSES = ["working_capital", "asset_finance", "expansion", "refinance", "stock"] as const;
+
+const REFERENCE_MAX_LENGTH = 255;
+const NAME_MAX_LENGTH = 100;
+const EMAIL_MAX_LENGTH = 254;
+const URI_MAX_LENGTH = 2048;
+
+export const companyNumberSchema = z.string().refine(isWellFormedCompanyNumber, {
+  message: "A company number is 8 characters: 8 digits, or 2 capital letters and 6 digits.",
+  params: { reason: "invalid_format" },
+});
+
+export const applicationIdParamsSchema = z.strictObject({ id: z.string().startsWith("app_") });
+
+export const createApplicationBodySchema = z
+  .strictObject({
+    business: z.strictObject({ company_number: companyNumberSchema }),
+    amount_pence: z.int().min(MIN_AMOUNT_PENCE).max(MAX_AMOUNT_PENCE),
+    term_months: z.int().min(MIN_TERM_MONTHS).max(MAX_TERM_MONTHS),
+    purpose: z.enum(APPLICATION_PURPOSES).optional(),
+    applicant: z
+      .strictObject({
+        email: z.email().max(EMAIL_MAX_LENGTH).optional(),
+        first_name: z.string().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+      })
+      .optional(),
+    redirect_uri: z.url({ protocol: /^https?$/ }).max(URI_MAX_LENGTH).optional(),
+    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+    introduction_id: z.string().regex(/^intro_[0-9a-z]{1,64}$/, "An introduction id looks like intro_...").optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .superRefine((body, context) => {
+    // The hosted journey needs a way back to the partner or a way to reach the applicant (spec 4.2).
+    if (body.redirect_uri === undefined && body.applicant?.email === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["applicant", "email"],
+        message: "applicant.email is required when no redirect_uri is set.",
+        params: { reason: "required" },
+      });
+    }
+  });
+
+export type CreateApplicationInput = z.output<typeof createApplicationBodySchema>;
+
+const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+export const listApplicationsQuerySchema = listQuerySchema(
+  {
+    status: z.enum(APPLICATION_STATUSES).optional(),
+    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+    created_after: timestamp.optional(),
+  },
+  { defaultLimit: 25 },
+);
+
+export const withdrawApplicationBodySchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).optional();
+
+/** Test helper: completes the hosted journey as the applicant would. */
+export const submitApplicationBodySchema = z
+  .strictObject({
+    /** What the applicant declares in the journey; the live engine weighs the request against it. */
+    declared_annual_turnover_pence: z.int().min(0).max(100_000_000_000).optional(),
+  })
+  .optional();

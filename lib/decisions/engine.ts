@@ -1,0 +1,169 @@
+// The decision engine: an application in, an outcome out, with no I/O and no randomness, so a refresh on the
+// same data gives the same answer. Two rule sets:
+//
+// Sandbox (the contract integrators test against), by the company number's last four digits:
+//   0001 declined adverse_credit            0005 declined out_of_appetite
+//   0002 declined affordability              0006 referred (stays in_review until resolved)
+//   0003 declined insufficient_trading_history  0007 approved for half the amount, rounded down to whole pounds
+//   0004 declined identity_unverified       anything else: approved in full
+//
+// Live, in order (documented in docs/decisions.md):
+//   1. Trading history under 12 months since incorporation      → declined insufficient_trading_history
+//   2. Amount above the appetite ceiling for the trading history → declined out_of_appetite
+//      (under 24 months: £50,000; under 60 months: £150,000; otherwise the product maximum)
+//   3. No declared annual turnover                                → referred (an underwriter asks for it)
+//   4. Amount above 40% of declared turnover                      → declined affordability
+//   5. Amount above 20% of declared turnover                      → approved for 20% of turnover, rounded down
+//      to whole pounds (declined affordability if that is under the product minimum)
+//   6. Otherwise                                                  → approved in full
+// Identity and credit-bureau checks (identity_unverified, adverse_credit) need providers the live engine does
+// not call yet; it never returns those reasons on its own.
+import { aprBpsFor, MAX_AMOUNT_PENCE, MIN_AMOUNT_PENCE } from "./pricing-table";
+import { computeOfferTerms, type OfferTerms } from "./offer-terms";
+
+export const DECLINE_REASONS = ["adverse_credit", "affordability", "identity_unverified", "insufficient_trading_history", "out_of_appetite"] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+export type Outcome = "approved" | "declined" | "referred";
+
+export interface Condition {
+  code: string;
+  description: string;
+}
+
+export interface EngineInput {
+  environment: "sandbox" | "live";
+  companyNumber: string;
+  /** YYYY-MM-DD */
+  incorporatedOn: string;
+  amountPence: number;
+  termMonths: number;
+  declaredAnnualTurnoverPence: number | null;
+  /** When the decision is made: trading history and the first repayment date run from here. */
+  now: Date;
+}
+
+export interface EngineDecision {
+  outcome: Outcome;
+  approvedAmountPence: number;
+  aprBps: number;
+  reasons: DeclineReason[];
+  conditions: Condition[];
+  offerTerms: OfferTerms | null;
+}
+
+const SANDBOX_DECLINES: Record<string, DeclineReason> = {
+  "0001": "adverse_credit",
+  "0002": "affordability",
+  "0003": "insufficient_trading_history",
+  "0004": "identity_unverified",
+  "0005": "out_of_appetite",
+};
+const SANDBOX_REFERRED_SUFFIX = "0006";
+const SANDBOX_HALF_SUFFIX = "0007";
+
+const MINIMUM_TRADING_MONTHS = 12;
+const APPETITE_CEILINGS: readonly { underMonths: number; maxPence: number }[] = [
+  { underMonths: 24, maxPence: 5_000_000 },
+  { underMonths: 60, maxPence: 15_000_000 },
+];
+const AFFORDABLE_SHARE_PERCENT = 20;
+const DECLINE_ABOVE_SHARE_PERCENT = 40;
+
+/** Loans above £100,000 are secured by a director's personal guarantee. */
+const GUARANTEE_ABOVE_PENCE = 10_000_000;
+
+export function runDecisionEngine(input: EngineInput): EngineDecision {
+  return input.environment === "sandbox" ? decideSandbox(input) : decideLive(input);
+}
+
+function decideSandbox(input: EngineInput): EngineDecision {
+  const suffix = input.companyNumber.slice(-4);
+  const reason = SANDBOX_DECLINES[suffix];
+  if (reason) return declined(input, reason);
+  if (suffix === SANDBOX_REFERRED_SUFFIX) return referred(input);
+  if (suffix === SANDBOX_HALF_SUFFIX) return approved(input, wholePoundsDown(Math.floor(input.amountPence / 2)));
+  return approved(input, input.amountPence);
+}
+
+function decideLive(input: EngineInput): EngineDecision {
+  const tradingMonths = monthsBetween(input.incorporatedOn, input.now);
+  if (tradingMonths < MINIMUM_TRADING_MONTHS) return declined(input, "insufficient_trading_history");
+  const ceiling = APPETITE_CEILINGS.find((band) => tradingMonths < band.underMonths)?.maxPence ?? MAX_AMOUNT_PENCE;
+  if (input.amountPence > ceiling) return declined(input, "out_of_appetite");
+  const turnover = input.declaredAnnualTurnoverPence;
+  if (turnover === null) return referred(input);
+  if (input.amountPence * 100 > turnover * DECLINE_ABOVE_SHARE_PERCENT) return declined(input, "affordability");
+  if (input.amountPence * 100 > turnover * AFFORDABLE_SHARE_PERCENT) {
+    const affordable = wholePoundsDown(Math.floor((turnover * AFFORDABLE_SHARE_PERCENT) / 100));
+    return affordable < MIN_AMOUNT_PENCE ? declined(input, "affordability") : approved(input, affordable);
+  }
+  return approved(input, input.amountPence);
+}
+
+/**
+ * The price is looked up for the amount offered; an offer below the product minimum (a sandbox half of the
+ * smallest loan) is priced as the minimum.
+ */
+function aprFor(input: EngineInput, amountPence: number): number {
+  return aprBpsFor({ amountPence: Math.max(amountPence, MIN_AMOUNT_PENCE), termMonths: input.termMonths });
+}
+
+function approved(input: EngineInput, amountPence: number): EngineDecision {
+  const aprBps = aprFor(input, amountPence);
+  const conditions: Condition[] = [];
+  if (amountPence < input.amountPence) {
+    conditions.push({ code: "reduced_amount", description: `Approved for ${amountPence} pence of the ${input.amountPence} requested.` });
+  }
+  if (amountPence > GUARANTEE_ABOVE_PENCE) {
+    conditions.push({ code: "personal_guarantee", description: "A director's personal guarantee is required before funding." });
+  }
+  const offerTerms = computeOfferTerms({
+    principalPence: amountPence,
+    aprBps,
+    termMonths: input.termMonths,
+    firstRepaymentDate: oneMonthAfter(input.now),
+  });
+  return { outcome: "approved", approvedAmountPence: amountPence, aprBps, reasons: [], conditions, offerTerms };
+}
+
+function declined(_input: EngineInput, reason: DeclineReason): EngineDecision {
+  return { outcome: "declined", approvedAmountPence: 0, aprBps: 0, reasons: [reason], conditions: [], offerTerms: null };
+}
+
+function referred(input: EngineInput): EngineDecision {
+  return {
+    outcome: "referred",
+    approvedAmountPence: 0,
+    aprBps: aprFor(input, input.amountPence),
+    reasons: [],
+    conditions: [{ code: "manual_review", description: "An underwriter is reviewing the application." }],
+    offerTerms: null,
+  };
+}
+
+function wholePoundsDown(pence: number): number {
+  return Math.floor(pence / 100) * 100;
+}
+
+/** Whole calendar months from a YYYY-MM-DD date to an instant (UTC), never negative. */
+export function monthsBetween(fromDate: string, to: Date): number {
+  const [year, month, day] = fromDate.split("-").map(Number) as [number, number, number];
+  let months = (to.getUTCFullYear() - year) * 12 + (to.getUTCMonth() + 1 - month);
+  if (to.getUTCDate() < day) months -= 1;
+  return Math.max(0, months);
+}
+
+/** The first repayment falls one calendar month after the decision (clamped to the month's last day). */
+export function oneMonthAfter(now: Date): string {
+  const year = now.getUTCFullYear();
+  const monthIndex = now.getUTCMonth() + 1;
+  const target = new Date(Date.UTC(year, monthIndex, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(now.getUTCDate(), lastDay));
+  return target.toISOString().slice(0, 10);
+}
+
+/** An underwriter's answer to a referral: the same offer arithmetic as the engine's own approvals. */
+export function manualDecision(input: EngineInput, outcome: "approved" | "declined", reason: DeclineReason = "affordability"): EngineDecision {
+  return outcome === "approved" ? approved(input, input.amountPence) : declined(input, reason);
+}

@@ -1,0 +1,195 @@
+// Decisioning and the decisions API (spec 2.3, 4.4). Every write locks the application row and goes through
+// the state machine, so a decision and its application's status never disagree.
+import { Prisma, type Application, type Decision } from "../generated/prisma/client";
+import { canTransition, lockApplication, transitionApplication, type ApplicationTrigger } from "../applications/state-machine";
+import { clock } from "../clock";
+import { db } from "../db";
+import { assertEnvironment, type Principal } from "../http/auth";
+import { ApiError } from "../http/errors";
+import { newId } from "../ids";
+import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
+import { decisionEventObject, serializeDecision } from "./serialize";
+
+const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> = {
+  approved: "approve",
+  declined: "decline",
+  referred: "refer",
+};
+
+function engineInput(application: Application, now: Date): EngineInput {
+  return {
+    environment: application.environment,
+    companyNumber: application.companyNumber,
+    incorporatedOn: application.incorporatedOn,
+    amountPence: application.amountPence,
+    termMonths: application.termMonths,
+    declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence,
+    now,
+  };
+}
+
+/**
+ * Writes `outcome` as the application's decision (a new one, or the next version of the existing one) and moves
+ * the application to match, with `decision.completed` (and `decision.referred`) in the same transaction.
+ */
+async function recordDecision(
+  transaction: Prisma.TransactionClient,
+  application: Application,
+  outcome: EngineDecision,
+  options: { existing: Decision | null; decidedBy: "sandbox" | "live" | "manual"; now: Date },
+): Promise<{ decision: Decision; application: Application }> {
+  const fields = {
+    outcome: outcome.outcome,
+    approvedAmountPence: outcome.approvedAmountPence,
+    aprBps: outcome.aprBps,
+    reasons: outcome.reasons,
+    conditions: outcome.conditions as unknown as Prisma.InputJsonValue,
+    offerTerms: outcome.offerTerms ? (outcome.offerTerms as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    decidedBy: options.decidedBy,
+    decidedAt: options.now,
+  };
+  const decision = options.existing
+    ? await transaction.decision.update({
+        where: { id: options.existing.id },
+        data: { ...fields, version: { increment: 1 } },
+      })
+    : await transaction.decision.create({
+        data: {
+          ...fields,
+          id: newId("decision"),
+          applicationId: application.id,
+          projectId: application.projectId,
+          environment: application.environment,
+          createdAt: options.now,
+        },
+      });
+  const moved = await transitionApplication(transaction, application, TRIGGER_BY_OUTCOME[outcome.outcome], {
+    now: options.now,
+    changes: { decisionId: decision.id },
+    eventObjects: {
+      "decision.completed": decisionEventObject(decision, application),
+      "decision.referred": serializeDecision(decision, application),
+    },
+  });
+  return { decision, application: moved };
+}
+
+export type DecisioningResult = "decided" | "nothing_to_do" | "busy";
+
+/**
+ * The decisioning operation the background drivers call: `submitted` → `in_review` → the engine's outcome.
+ * Idempotent: an application that is not waiting for a decision is left alone, and one that another worker
+ * holds is skipped (`FOR UPDATE SKIP LOCKED`), so running it twice, or in two processes, changes nothing.
+ */
+export async function decideSubmittedApplication(applicationId: string): Promise<DecisioningResult> {
+  return db().$transaction(async (transaction) => {
+    const [row] = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM applications WHERE id = ${applicationId} FOR UPDATE SKIP LOCKED`;
+    if (!row) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
+    let application = await transaction.application.findUniqueOrThrow({ where: { id: applicationId } });
+    const existing = await transaction.decision.findUnique({ where: { applicationId } });
+    const now = clock.now();
+    if (application.status === "submitted") {
+      application = await transitionApplication(transaction, application, "start_review", { now });
+    } else if (application.status !== "in_review" || existing) {
+      return "nothing_to_do";
+    }
+    await recordDecision(transaction, application, runDecisionEngine(engineInput(application, now)), {
+      existing,
+      decidedBy: application.environment,
+      now,
+    });
+    return "decided";
+  });
+}
+
+/** Applications waiting for decisioning (for the sweep that catches anything an immediate run missed). */
+export async function findApplicationsAwaitingDecision(limit: number): Promise<string[]> {
+  const rows = await db().application.findMany({
+    where: { OR: [{ status: "submitted" }, { status: "in_review", decision: { is: null } }] },
+    select: { id: true },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  return rows.map((row) => row.id);
+}
+
+export async function countApplicationsAwaitingDecision(): Promise<number> {
+  return db().application.count({ where: { OR: [{ status: "submitted" }, { status: "in_review", decision: { is: null } }] } });
+}
+
+export async function getOwnDecisionOrThrow(principal: Principal, id: string, database: Prisma.TransactionClient | ReturnType<typeof db> = db()) {
+  const decision = await database.decision.findFirst({ where: { id, projectId: principal.projectId }, include: { application: true } });
+  if (!decision) throw new ApiError("not_found", { message: `No such decision: ${id}.` });
+  assertEnvironment(principal, { livemode: decision.environment === "live" });
+  return decision;
+}
+
+export async function retrieveDecision(principal: Principal, id: string) {
+  const decision = await getOwnDecisionOrThrow(principal, id);
+  return serializeDecision(decision, decision.application);
+}
+
+function assertUnlocked(decision: Decision): void {
+  if (decision.lockedAt) throw new ApiError("decision_locked", { message: `Decision ${decision.id} is locked; it cannot change until released.` });
+}
+
+/**
+ * Re-runs the engine on the application's current data. The decision keeps its id and gains a version; each
+ * version fires `decision.completed`, so the event history holds every outcome.
+ */
+export async function refreshDecision(principal: Principal, id: string) {
+  const { applicationId } = await getOwnDecisionOrThrow(principal, id);
+  return db().$transaction(async (transaction) => {
+    const application = (await lockApplication(transaction, { id: applicationId }))!;
+    // Read under the application's lock: a concurrent refresh or lock has finished by now.
+    const current = await transaction.decision.findUniqueOrThrow({ where: { id } });
+    assertUnlocked(current);
+    if (!canTransition(application.status, "approve")) {
+      throw new ApiError("conflict", { message: `The application is ${application.status}; its decision can no longer be refreshed.` });
+    }
+    const now = clock.now();
+    const outcome = runDecisionEngine(engineInput(application, now));
+    const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: application.environment, now });
+    return serializeDecision(result.decision, result.application);
+  });
+}
+
+/** An underwriter's (or the sandbox test helper's) answer to a referred decision. */
+export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; projectId?: string }) {
+  return db().$transaction(async (transaction) => {
+    const decision = await transaction.decision.findFirst({ where: { id: options.decisionId, ...(options.projectId ? { projectId: options.projectId } : {}) } });
+    if (!decision) throw new ApiError("not_found", { message: `No such decision: ${options.decisionId}.` });
+    const application = (await lockApplication(transaction, { id: decision.applicationId }))!;
+    const current = await transaction.decision.findUniqueOrThrow({ where: { id: decision.id } });
+    assertUnlocked(current);
+    if (current.outcome !== "referred" || application.status !== "in_review") {
+      throw new ApiError("conflict", { message: `Decision ${current.id} is ${current.outcome}, not referred; only a referral can be resolved.` });
+    }
+    const now = clock.now();
+    const outcome = manualDecision(engineInput(application, now), options.outcome, options.reason);
+    const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: "manual", now });
+    return serializeDecision(result.decision, result.application);
+  });
+}
+
+export class DecisionLockError extends Error {
+  override name = "DecisionLockError";
+}
+
+/** Locks a declined decision against change (spec 2.3). Operator action, from the CLI. */
+export async function lockDecision(id: string, lockedBy: string) {
+  const decision = await db().decision.findUnique({ where: { id }, include: { application: true } });
+  if (!decision) throw new DecisionLockError(`No such decision: ${id}`);
+  if (decision.outcome !== "declined") throw new DecisionLockError(`Only a declined decision can be locked; ${id} is ${decision.outcome}`);
+  if (decision.lockedAt) return serializeDecision(decision, decision.application);
+  const locked = await db().decision.update({ where: { id }, data: { lockedAt: clock.now(), lockedBy } });
+  return serializeDecision(locked, decision.application);
+}
+
+/** Releases a lock; owner-level (the CLI operator). */
+export async function releaseDecision(id: string) {
+  const decision = await db().decision.findUnique({ where: { id }, include: { application: true } });
+  if (!decision) throw new DecisionLockError(`No such decision: ${id}`);
+  const released = await db().decision.update({ where: { id }, data: { lockedAt: null, lockedBy: null } });
+  return serializeDecision(released, decision.application);
+}

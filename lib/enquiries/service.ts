@@ -1,0 +1,31 @@
+// Public enquiries, leads and complaints (spec 4.8). The row keeps what the visitor sent, email included; the
+// `enquiry.created` event (a platform event: no project, never delivered to partners) carries only the
+// enquiry object, written in the same transaction so neither exists without the other.
+import { clock } from "../clock";
+import { inTransaction, type DatabaseClient } from "../db";
+import { recordEvents } from "../events/events";
+import { newId } from "../ids";
+import { DEFAULT_DEPARTMENTS, type CreateEnquiryBody } from "./schemas";
+import { serializeEnquiry } from "./serialize";
+
+export async function createEnquiry(options: { input: CreateEnquiryBody; database: DatabaseClient }) {
+  const { input } = options;
+  const now = clock.now();
+  return inTransaction(options.database, async (transaction) => {
+    const enquiry = await transaction.enquiry.create({
+      data: {
+        id: newId("enquiry"),
+        form: input.form,
+        dept: input.dept ?? DEFAULT_DEPARTMENTS[input.form],
+        email: input.email,
+        name: input.name ?? null,
+        message: input.message ?? null,
+        fields: input.fields ?? {},
+        createdAt: now,
+      },
+    });
+    const object = serializeEnquiry(enquiry);
+    await recordEvents(transaction, [{ projectId: null, environment: "live", type: "enquiry.created", object, createdAt: now }]);
+    return object;
+  });
+}

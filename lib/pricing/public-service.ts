@@ -1,0 +1,127 @@
+// The public ring's pricing endpoints (spec 4.8, 2.10): the catalogue, the configuration, and the two quotes,
+// all from the one configuration, so they always reconcile.
+import { z } from "zod";
+import { ApiError, type ErrorDetail } from "../http/errors";
+import { getPricingConfig } from "./config";
+import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency } from "./quotes";
+import type { PricingConfig } from "./schemas";
+
+const wholeNumber = z
+  .string()
+  .refine((value) => /^-?\d+(\.\d+)?$/.test(value), { message: "Expected a number.", params: { reason: "invalid_type" }, abort: true })
+  .refine((value) => /^-?\d+$/.test(value), { message: "Expected a whole number.", params: { reason: "not_integer" }, abort: true })
+  .refine((value) => value.length <= 9, { message: "Too many digits.", params: { reason: "too_large" } })
+  .transform(Number);
+
+export const oneTimeQuoteQuerySchema = z.strictObject({
+  amount: wholeNumber,
+  term: wholeNumber,
+  frequency: z.enum(Object.keys(FREQUENCIES) as [Frequency, ...Frequency[]]).default("weekly"),
+});
+
+export const flexQuoteQuerySchema = z.strictObject({
+  limit: wholeNumber,
+  draw: wholeNumber.optional(),
+  months: wholeNumber.optional(),
+});
+
+function rangeProblem(field: string, value: number, min: number, max: number, unit: string): ErrorDetail | null {
+  if (value < min) return { field, reason: "too_small", message: `${field} must be at least ${min} ${unit}.` };
+  if (value > max) return { field, reason: "too_large", message: `${field} must be at most ${max} ${unit}.` };
+  return null;
+}
+
+function assertInRange(problems: Array<ErrorDetail | null>): void {
+  const detail = problems.filter((problem): problem is ErrorDetail => problem !== null);
+  if (detail.length > 0) throw new ApiError("validation_failed", { detail });
+}
+
+export async function productCatalogue() {
+  const config = await getPricingConfig();
+  return {
+    currency: config.currency,
+    products: {
+      business_loan: {
+        id: "business_loan",
+        name: "Business Loan",
+        kind: "fixed_sum_loan",
+        enabled: config.business_loan.enabled,
+        is_credit: true,
+        currency: config.currency,
+        description: "A short fixed-sum loan for UK limited companies and LLPs, repaid in equal instalments.",
+        figures: {
+          amount_min_pounds: config.business_loan.amount_min_pounds,
+          amount_max_pounds: config.business_loan.amount_max_pounds,
+          term_min_days: config.business_loan.term_min_days,
+          term_max_days: config.business_loan.term_max_days,
+          daily_rate: config.business_loan.daily_rate,
+          establishment_fee_pounds: config.business_loan.establishment_fee_pounds,
+          total_cost_cap_multiple: config.business_loan.total_cost_cap_multiple,
+          late_fee_pounds: config.business_loan.late_fee_pounds,
+        },
+      },
+      flex: {
+        id: "flex",
+        name: "Flex",
+        kind: "revolving_credit",
+        enabled: config.flex.enabled,
+        is_credit: true,
+        currency: config.currency,
+        description: "A revolving business credit facility: draw what you need up to your limit, repay monthly.",
+        figures: {
+          limit_min_pounds: config.flex.limit_min_pounds,
+          limit_max_pounds: config.flex.limit_max_pounds,
+          monthly_rate: config.flex.monthly_rate,
+          draw_fee_rate: config.flex.draw_fee_rate,
+          repayment_months_min: config.flex.repayment_months_min,
+          repayment_months_max: config.flex.repayment_months_max,
+        },
+      },
+      slice: {
+        id: "slice",
+        name: "Slice",
+        kind: "fixed_fee_instalments",
+        enabled: config.slice.enabled,
+        is_credit: false,
+        currency: config.currency,
+        description: "Pay an accepted biller now and spread the bill over a few instalments for one fixed fee.",
+        figures: {
+          bill_min_pounds: config.slice.bill_min_pounds,
+          bill_max_pounds: config.slice.bill_max_pounds,
+          instalment_counts: config.slice.instalment_counts,
+          plan_fee_pounds: config.slice.plan_fee_pounds,
+        },
+      },
+    },
+    pricing_version: config.version,
+  };
+}
+
+export async function pricingConfiguration(): Promise<PricingConfig> {
+  return getPricingConfig();
+}
+
+export async function oneTimeQuote(query: z.output<typeof oneTimeQuoteQuerySchema>) {
+  const config = await getPricingConfig();
+  const figures = config.business_loan;
+  assertInRange([
+    rangeProblem("amount", query.amount, figures.amount_min_pounds, figures.amount_max_pounds, "pounds"),
+    rangeProblem("term", query.term, figures.term_min_days, figures.term_max_days, "days"),
+  ]);
+  const quote = quoteOneTime(figures, { amountPounds: query.amount, termDays: query.term, frequency: query.frequency });
+  return oneTimeQuoteInPounds(quote, figures, config.version);
+}
+
+/** Flex preview: `limit` (pounds, required), `draw` (pounds, default the whole limit), `months` (default 3, within the configured range). */
+export async function flexQuote(query: z.output<typeof flexQuoteQuerySchema>) {
+  const config = await getPricingConfig();
+  const figures = config.flex;
+  const draw = query.draw ?? query.limit;
+  const months = query.months ?? Math.min(Math.max(3, figures.repayment_months_min), figures.repayment_months_max);
+  assertInRange([
+    rangeProblem("limit", query.limit, figures.limit_min_pounds, figures.limit_max_pounds, "pounds"),
+    rangeProblem("draw", draw, 1, query.limit, "pounds"),
+    rangeProblem("months", months, figures.repayment_months_min, figures.repayment_months_max, "months"),
+  ]);
+  return flexPreviewInPounds(previewFlex(figures, { limitPounds: query.limit, drawPounds: draw, months }), figures, config.version);
+}

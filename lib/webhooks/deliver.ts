@@ -1,0 +1,196 @@
+// Sending webhook deliveries (spec 6.4): at-least-once, success is any 2xx within 10 seconds, anything else is
+// retried on the schedule below with ±10% jitter. Every attempt is stored. An endpoint that has had no
+// successful delivery for 72 hours is disabled at its next failure (spec 3.5) and its team notified.
+//
+// The spec's schedule (attempts 6 to 9 "about 6 h each") ends about 26.5 hours after the first attempt, while
+// disabling follows "about 72 hours of continuous failure": the two are kept apart. A delivery gives up after
+// its ninth attempt; the endpoint is disabled once failures have run for 72 hours without a success, whichever
+// deliveries they belonged to.
+import { clock } from "../clock";
+import { db } from "../db";
+import { config } from "../env";
+import { renderEventBody } from "../events/events";
+import type { Prisma } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { recordNotification } from "../notifications/notifications";
+import { postWebhook, type DeliveryOutcome } from "./outbound";
+import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Delay before attempt n+1 after attempt n failed (n = 1..8). */
+export const RETRY_DELAYS_MS: readonly number[] = [MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+export const RETRY_JITTER_RATIO = 0.1;
+export const DISABLE_AFTER_FAILING_MS = 72 * HOUR_MS;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long a claimed delivery is reserved for its worker: longer than any attempt can take. */
+const CLAIM_MS = 60_000;
+
+/** The wait after failed attempt `attemptsMade`, jittered so retries from one outage do not arrive together. */
+export function retryDelayMs(attemptsMade: number, random: () => number = Math.random): number {
+  const base = RETRY_DELAYS_MS[attemptsMade - 1];
+  if (base === undefined) throw new RangeError(`no retry after attempt ${attemptsMade}`);
+  return Math.round(base * (1 + RETRY_JITTER_RATIO * (2 * random() - 1)));
+}
+
+function succeeded(outcome: DeliveryOutcome): boolean {
+  return outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300;
+}
+
+/** Sandbox endpoints may reach private addresses when WEBHOOK_ALLOW_PRIVATE_TARGETS is on; live ones never. */
+export function mayTargetPrivateAddresses(environment: "sandbox" | "live"): boolean {
+  return environment === "sandbox" && config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+}
+
+/** Secrets that sign right now: the current one, and a rolled predecessor during its overlap. */
+export function signingSecrets(endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null }, now: Date): string[] {
+  const overlapping = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+  return overlapping ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+}
+
+/** Reserves up to `limit` due deliveries for this worker (SKIP LOCKED: concurrent workers take disjoint sets). */
+export async function claimDueDeliveries(limit: number): Promise<string[]> {
+  const now = clock.now();
+  const until = new Date(now.getTime() + CLAIM_MS);
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    UPDATE webhook_deliveries SET locked_until = ${until}
+    WHERE id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+      ORDER BY next_attempt_at LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  return rows.map((row) => row.id);
+}
+
+export async function countPendingDeliveries(): Promise<number> {
+  return db().webhookDelivery.count({ where: { status: "pending", nextAttemptAt: { lte: clock.now() } } });
+}
+
+export type AttemptResult = "succeeded" | "retry_scheduled" | "failed" | "abandoned" | "not_claimed";
+
+export interface AttemptOptions {
+  /** Set when the caller already holds the claim (from `claimDueDeliveries`). */
+  claimed?: boolean;
+  timeoutMs?: number;
+  random?: () => number;
+}
+
+async function claimOne(deliveryId: string, now: Date): Promise<boolean> {
+  const until = new Date(now.getTime() + CLAIM_MS);
+  const count = await db().$executeRaw`
+    UPDATE webhook_deliveries SET locked_until = ${until}
+    WHERE id = ${deliveryId} AND status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})`;
+  return count === 1;
+}
+
+/**
+ * Makes the next attempt of one delivery, if it is due and nobody else holds it. Idempotent in the sense the
+ * background drivers need: a delivery that is not due, finished, or claimed elsewhere is left alone.
+ */
+export async function attemptDelivery(deliveryId: string, options: AttemptOptions = {}): Promise<AttemptResult> {
+  const attemptedAt = clock.now();
+  if (!options.claimed && !(await claimOne(deliveryId, attemptedAt))) return "not_claimed";
+  const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
+  if (!delivery || delivery.status !== "pending") return "not_claimed";
+  const { endpoint, event } = delivery;
+  if (endpoint.status !== "enabled") {
+    await db().webhookDelivery.update({ where: { id: deliveryId }, data: { status: "abandoned", lockedUntil: null, nextAttemptAt: null, updatedAt: attemptedAt } });
+    return "abandoned";
+  }
+
+  const body = renderEventBody(event, endpoint.apiVersion);
+  const signature = signWebhookPayload(body, signingSecrets(endpoint, attemptedAt), Math.floor(attemptedAt.getTime() / 1000));
+  const outcome = await postWebhook({
+    url: endpoint.url,
+    body,
+    headers: { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature, "Service-Event-Id": event.id },
+    allowPrivate: mayTargetPrivateAddresses(endpoint.environment),
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+  });
+  const number = delivery.attemptCount + 1;
+  const ok = succeeded(outcome);
+
+  return db().$transaction(async (transaction) => {
+    await transaction.webhookAttempt.create({
+      data: {
+        id: newId("webhookAttempt"),
+        deliveryId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        number,
+        attemptedAt,
+        responseStatus: outcome.kind === "response" ? outcome.status : null,
+        error: outcome.kind === "error" ? outcome.error : null,
+        latencyMs: outcome.latencyMs,
+        responseExcerpt: outcome.kind === "response" ? outcome.bodyExcerpt : outcome.message.slice(0, 1024),
+        succeeded: ok,
+      },
+    });
+    if (ok) {
+      await transaction.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "succeeded", attemptCount: number, lockedUntil: null, nextAttemptAt: null, updatedAt: attemptedAt } });
+      await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null, lastSuccessAt: attemptedAt } });
+      return "succeeded";
+    }
+    const exhausted = number >= MAX_ATTEMPTS;
+    await transaction.webhookDelivery.update({
+      where: { id: deliveryId },
+      data: {
+        status: exhausted ? "failed" : "pending",
+        attemptCount: number,
+        lockedUntil: null,
+        nextAttemptAt: exhausted ? null : new Date(attemptedAt.getTime() + retryDelayMs(number, options.random)),
+        updatedAt: attemptedAt,
+      },
+    });
+    // The failure run starts at the first failure after the last success (or at this one).
+    const current = await transaction.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    const failingSince = current.failingSince ?? attemptedAt;
+    if (!current.failingSince) await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince } });
+    if (current.status === "enabled" && attemptedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+      await disableFailingEndpoint(transaction, current, attemptedAt);
+      return "abandoned";
+    }
+    return exhausted ? "failed" : "retry_scheduled";
+  });
+}
+
+async function disableFailingEndpoint(
+  transaction: Prisma.TransactionClient,
+  endpoint: { id: string; projectId: string; url: string; failingSince: Date | null },
+  now: Date,
+): Promise<void> {
+  await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: "disabled", disabledReason: "failing", updatedAt: now } });
+  await transaction.webhookDelivery.updateMany({
+    where: { endpointId: endpoint.id, status: "pending" },
+    data: { status: "abandoned", lockedUntil: null, nextAttemptAt: null, updatedAt: now },
+  });
+  await recordNotification(transaction, {
+    projectId: endpoint.projectId,
+    kind: "webhook_endpoint_disabled",
+    subject: `Webhook endpoint ${endpoint.id} was disabled`,
+    body: [
+      `Deliveries to ${endpoint.url} have failed since ${(endpoint.failingSince ?? now).toISOString()} without a success for 72 hours,`,
+      `so the endpoint ${endpoint.id} has been disabled and its pending deliveries stopped.`,
+      `Fix the receiver, then re-enable it with POST /partner/v1/webhook_endpoints/${endpoint.id}/enable`,
+      "and replay the events you missed with POST /partner/v1/events/{id}/replay.",
+    ].join("\n"),
+  });
+}
+
+/** One pass of the delivery sweep: claims what is due and attempts it, a few at a time. */
+export async function deliverDueWebhooks(options: { limit?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<number> {
+  const claimed = await claimDueDeliveries(options.limit ?? 50);
+  const concurrency = options.concurrency ?? 8;
+  let next = 0;
+  const worker = async () => {
+    while (next < claimed.length) {
+      const id = claimed[next++]!;
+      await attemptDelivery(id, { claimed: true, timeoutMs: options.timeoutMs });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
+  return claimed.length;
+}

@@ -1,0 +1,405 @@
+// The one guarded outbound HTTP client for webhook delivery. A partner chooses the URL, so every request is treated as
+// a server-side request forgery attempt until proven otherwise: the host is resolved once, every address it resolves
+// to must be public, the connection is pinned to the address that was checked, redirects are never followed, and both
+// time and response size are capped.
+import { lookup as dnsLookup } from "node:dns/promises";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+
+export type AddressLookup = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
+
+type ResolvedAddress = Awaited<ReturnType<AddressLookup>>[number];
+
+/** Default: node:dns/promises lookup(hostname, { all: true, verbatim: true }). */
+export const systemLookup: AddressLookup = async (hostname) => {
+  // verbatim keeps the resolver's order, so the address we pin is the one the system itself would have tried first.
+  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+  return results.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_EXCERPT_BYTES = 1024;
+const DEFAULT_USER_AGENT = "LendingPlatform-Webhooks/1.0";
+
+/** IPv4 ranges a webhook may never reach, each with the reason it is refused. */
+const BLOCKED_IPV4_SUBNETS: ReadonlyArray<readonly [network: string, prefix: number]> = [
+  ["0.0.0.0", 8], // "this network"; 0.0.0.0 reaches the local host on Linux
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // carrier-grade NAT, and some clouds' metadata (Alibaba's 100.100.100.200)
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, including the cloud metadata service at 169.254.169.254
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation (TEST-NET-1)
+  ["192.88.99.0", 24], // deprecated 6to4 relay anycast
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation (TEST-NET-2)
+  ["203.0.113.0", 24], // documentation (TEST-NET-3)
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, including the limited broadcast 255.255.255.255
+];
+
+/** IPv6 ranges a webhook may never reach. Ranges that embed an IPv4 address are judged by that address instead. */
+const BLOCKED_IPV6_SUBNETS: ReadonlyArray<readonly [network: string, prefix: number]> = [
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["::", 96], // deprecated IPv4-compatible addresses: nothing legitimate lives there
+  ["64:ff9b:1::", 48], // local-use NAT64, which translates to private networks by design
+  ["100::", 64], // discard-only
+  ["2001::", 32], // Teredo tunnelling: the real destination is hidden in the address
+  ["2001:2::", 48], // benchmarking
+  ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation
+  ["fc00::", 7], // unique-local, including the EC2 metadata service at fd00:ec2::254
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // deprecated site-local
+  ["ff00::", 8], // multicast
+];
+
+const BLOCKED_IPV4 = blockListOf(BLOCKED_IPV4_SUBNETS, "ipv4");
+const BLOCKED_IPV6 = blockListOf(BLOCKED_IPV6_SUBNETS, "ipv6");
+
+function blockListOf(subnets: ReadonlyArray<readonly [string, number]>, type: "ipv4" | "ipv6"): BlockList {
+  const blockList = new BlockList();
+  for (const [network, prefix] of subnets) blockList.addSubnet(network, prefix, type);
+  return blockList;
+}
+
+/**
+ * True for addresses a live webhook may never reach: loopback, unspecified, private, CGNAT, link-local (so cloud
+ * metadata), unique-local, multicast, reserved, benchmarking and documentation ranges, and IPv6 forms that wrap a
+ * blocked IPv4 address (IPv4-mapped, NAT64, 6to4). Anything that is not an IP address counts as private: a guard must
+ * fail closed.
+ */
+export function isPrivateAddress(address: string): boolean {
+  const bare = withoutZone(address);
+  switch (isIP(bare)) {
+    case 4:
+      return BLOCKED_IPV4.check(bare, "ipv4");
+    case 6:
+      return isPrivateIpv6(bare);
+    default:
+      return true;
+  }
+}
+
+/** fe80::1%eth0 names an interface after the %; the zone says nothing about where the address points. */
+function withoutZone(address: string): string {
+  const zoneStart = address.indexOf("%");
+  return zoneStart === -1 ? address : address.slice(0, zoneStart);
+}
+
+function isPrivateIpv6(address: string): boolean {
+  const embedded = embeddedIpv4(ipv6Groups(address));
+  if (embedded !== null) return BLOCKED_IPV4.check(embedded, "ipv4");
+  return BLOCKED_IPV6.check(address, "ipv6");
+}
+
+/**
+ * The IPv4 address a translating or tunnelling IPv6 address delivers to, or null. ::ffff:127.0.0.1 reaches the local
+ * host on a dual-stack socket, and a NAT64 gateway turns 64:ff9b::a00:1 into 10.0.0.1, so these are judged as IPv4.
+ */
+function embeddedIpv4(groups: number[]): string | null {
+  const [first, second, third, fourth, fifth, sixth, seventh, eighth] = groups as [number, number, number, number, number, number, number, number];
+  const leadingZeros = first === 0 && second === 0 && third === 0 && fourth === 0 && fifth === 0;
+  if (leadingZeros && sixth === 0xffff) return ipv4FromGroups(seventh, eighth); // IPv4-mapped ::ffff:0:0/96
+  if (first === 0x64 && second === 0xff9b && third === 0 && fourth === 0 && fifth === 0 && sixth === 0) {
+    return ipv4FromGroups(seventh, eighth); // well-known NAT64 prefix 64:ff9b::/96
+  }
+  if (first === 0x2002) return ipv4FromGroups(second, third); // 6to4 2002::/16
+  return null;
+}
+
+function ipv4FromGroups(high: number, low: number): string {
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+}
+
+/**
+ * The eight 16-bit groups of an IPv6 address that isIP has already accepted. node:net offers subnet checks but no way
+ * to read the bits, and the embedded IPv4 address is needed, so this expands "::" and a trailing dotted quad itself.
+ */
+function ipv6Groups(address: string): number[] {
+  const [head = "", tail] = address.split("::");
+  const headGroups = groupsOfPart(head);
+  if (tail === undefined) return headGroups;
+  const tailGroups = groupsOfPart(tail);
+  const zeros = new Array<number>(8 - headGroups.length - tailGroups.length).fill(0);
+  return [...headGroups, ...zeros, ...tailGroups];
+}
+
+function groupsOfPart(part: string): number[] {
+  if (part === "") return [];
+  return part.split(":").flatMap((piece) => {
+    if (!piece.includes(".")) return [Number.parseInt(piece, 16)];
+    const [a = 0, b = 0, c = 0, d = 0] = piece.split(".").map(Number);
+    return [(a << 8) | b, (c << 8) | d];
+  });
+}
+
+export type UrlProblem = "not_a_url" | "not_https" | "has_credentials" | "has_fragment" | "private_address" | "unresolvable";
+
+/**
+ * Checks a webhook URL at registration and returns the first problem, or null when it is fine. With allowPrivate the
+ * address checks and DNS are skipped entirely (local development and the sandbox deliver to localhost).
+ */
+export async function checkWebhookUrl(
+  url: string,
+  options: { allowHttp: boolean; allowPrivate: boolean; lookup?: AddressLookup },
+): Promise<UrlProblem | null> {
+  const parsed = parseUrl(url);
+  if (parsed === null) return "not_a_url";
+  if (!isPermittedProtocol(parsed.protocol, options.allowHttp)) return "not_https";
+  // Credentials in a URL end up in logs and dashboards; endpoints authenticate us by the signature instead.
+  if (parsed.username !== "" || parsed.password !== "") return "has_credentials";
+  // href keeps an empty fragment ("https://host/#") that .hash reports as "", and "#" cannot appear unescaped elsewhere.
+  if (parsed.href.includes("#")) return "has_fragment";
+  if (options.allowPrivate) return null;
+  const resolution = await resolveHost(hostOf(parsed), options.lookup ?? systemLookup);
+  if (!resolution.resolved) return "unresolvable";
+  return resolution.addresses.some(({ address }) => isPrivateAddress(address)) ? "private_address" : null;
+}
+
+function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+function isPermittedProtocol(protocol: string, allowHttp: boolean): boolean {
+  return protocol === "https:" || (allowHttp && protocol === "http:");
+}
+
+/** The hostname as node:net and DNS want it: URL keeps brackets around IPv6 literals ("[::1]"). */
+function hostOf(url: URL): string {
+  const { hostname } = url;
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+type HostResolution = { resolved: true; addresses: ResolvedAddress[] } | { resolved: false; message: string };
+
+/** IP literals are used as they are; names go to `lookup` once. Never rejects. */
+async function resolveHost(host: string, lookup: AddressLookup): Promise<HostResolution> {
+  const literalFamily = isIP(host);
+  if (literalFamily === 4 || literalFamily === 6) return { resolved: true, addresses: [{ address: host, family: literalFamily }] };
+  try {
+    const addresses = await lookup(host);
+    if (addresses.length === 0) return { resolved: false, message: `${host} resolved to no addresses` };
+    return { resolved: true, addresses };
+  } catch (error) {
+    return { resolved: false, message: `Could not resolve ${host}: ${messageOf(error)}` };
+  }
+}
+
+export type DeliveryOutcome =
+  | { kind: "response"; status: number; bodyExcerpt: string; latencyMs: number }
+  | {
+      kind: "error";
+      error: "timeout" | "connection_refused" | "blocked_address" | "dns_failure" | "connection_error";
+      message: string;
+      latencyMs: number;
+    };
+
+type DeliveryErrorCode = Extract<DeliveryOutcome, { kind: "error" }>["error"];
+
+export interface PostWebhookOptions {
+  url: string;
+  /** Sent byte for byte: the signature covers these exact bytes, so they are never re-serialised. */
+  body: string | Uint8Array;
+  headers: Record<string, string>;
+  allowPrivate: boolean;
+  /** Covers DNS, connect, response headers and reading the excerpt. */
+  timeoutMs?: number;
+  maxExcerptBytes?: number;
+  lookup?: AddressLookup;
+}
+
+/**
+ * POSTs `body` to `url` once: no redirects, no retries, no connection reuse. Network problems come back as an error
+ * outcome; only programming errors (a URL that does not parse, a protocol other than http or https) throw.
+ */
+export async function postWebhook(options: PostWebhookOptions): Promise<DeliveryOutcome> {
+  const target = parseDeliveryUrl(options.url);
+  const elapsed = startStopwatch();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = startDeadline(timeoutMs);
+  const timedOut = (): DeliveryOutcome => errorOutcome("timeout", `No complete response within ${timeoutMs} ms`, elapsed());
+  try {
+    const host = hostOf(target);
+    const resolution = await Promise.race([resolveHost(host, options.lookup ?? systemLookup), whenAborted(deadline.signal)]);
+    if (resolution === "aborted") return timedOut();
+    if (!resolution.resolved) return errorOutcome("dns_failure", resolution.message, elapsed());
+    const blocked = options.allowPrivate ? undefined : resolution.addresses.find(({ address }) => isPrivateAddress(address));
+    if (blocked) return errorOutcome("blocked_address", `${host} resolves to ${blocked.address}, which webhooks may not reach`, elapsed());
+    const pinned = resolution.addresses[0]!;
+    const bytes = typeof options.body === "string" ? Buffer.from(options.body, "utf8") : options.body;
+    return await sendRequest({
+      target,
+      host,
+      pinned,
+      bytes,
+      headers: requestHeaders(options.headers, bytes.byteLength),
+      maxExcerptBytes: options.maxExcerptBytes ?? DEFAULT_MAX_EXCERPT_BYTES,
+      signal: deadline.signal,
+      elapsed,
+      timedOut,
+    });
+  } finally {
+    deadline.clear();
+  }
+}
+
+function parseDeliveryUrl(url: string): URL {
+  const target = new URL(url);
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new TypeError(`Webhooks are delivered over http(s), not ${target.protocol}`);
+  return target;
+}
+
+function startStopwatch(): () => number {
+  const startedAt = performance.now();
+  return () => Math.round(performance.now() - startedAt);
+}
+
+/** One timer for the whole delivery, so a slow DNS answer leaves less time for the connection rather than more. */
+function startDeadline(timeoutMs: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+function whenAborted(signal: AbortSignal): Promise<"aborted"> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve("aborted");
+    else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+}
+
+function errorOutcome(error: DeliveryErrorCode, message: string, latencyMs: number): DeliveryOutcome {
+  return { kind: "error", error, message, latencyMs };
+}
+
+/** Headers that describe the connection or framing are ours to set: the body length is known and the host is the URL's. */
+const CONNECTION_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+
+function requestHeaders(given: Record<string, string>, contentLength: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) {
+    if (!CONNECTION_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === "user-agent")) headers["User-Agent"] = DEFAULT_USER_AGENT;
+  headers["Content-Length"] = String(contentLength);
+  return headers;
+}
+
+/**
+ * Answers node:net's lookup with the address that was checked, whatever DNS says now: a name that resolved to a public
+ * address for the check and rebinds to 127.0.0.1 a moment later still reaches only the checked address.
+ */
+function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    // dns.lookup always answers asynchronously and net relies on it, so this does too.
+    process.nextTick(() => {
+      if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+      else callback(null, pinned.address, pinned.family);
+    });
+  };
+}
+
+interface PinnedRequest {
+  target: URL;
+  host: string;
+  pinned: ResolvedAddress;
+  bytes: Uint8Array;
+  headers: Record<string, string>;
+  maxExcerptBytes: number;
+  signal: AbortSignal;
+  elapsed: () => number;
+  timedOut: () => DeliveryOutcome;
+}
+
+function sendRequest(request: PinnedRequest): Promise<DeliveryOutcome> {
+  return new Promise((resolve) => {
+    if (request.signal.aborted) return resolve(request.timedOut());
+    const transport = request.target.protocol === "https:" ? https : http;
+    const hostIsName = isIP(request.host) === 0;
+    const outgoing = transport.request({
+      method: "POST",
+      hostname: request.host, // Node derives the Host header from this, so it stays the URL's hostname
+      port: request.target.port === "" ? undefined : Number(request.target.port),
+      path: `${request.target.pathname}${request.target.search}`,
+      headers: request.headers,
+      // A fresh connection per delivery: a pooled socket could carry one endpoint's request to another endpoint's address.
+      agent: false,
+      lookup: pinnedLookup(request.pinned),
+      // Explicit, so certificate checks follow the URL's hostname even though we connect to a pinned address.
+      ...(request.target.protocol === "https:" && hostIsName ? { servername: request.host } : {}),
+    });
+    let incoming: IncomingMessage | undefined;
+    let settled = false;
+    const settle = (outcome: DeliveryOutcome): void => {
+      if (settled) return;
+      settled = true;
+      request.signal.removeEventListener("abort", onAbort);
+      resolve(outcome);
+      // Whatever is still arriving is not read: destroying drops the socket instead of buffering the rest.
+      incoming?.destroy();
+      outgoing.destroy();
+    };
+    const onAbort = (): void => settle(request.timedOut());
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    // Stays attached after settling, so tearing the socket down can never surface as an unhandled error.
+    outgoing.on("error", (error: NodeJS.ErrnoException) => settle(errorOutcome(classifySocketError(error), error.message, request.elapsed())));
+    outgoing.on("response", (response) => {
+      incoming = response;
+      // A 3xx is reported like any other status; the Location header is never followed.
+      collectExcerpt(response, request.maxExcerptBytes, (bodyExcerpt) =>
+        settle({ kind: "response", status: response.statusCode ?? 0, bodyExcerpt, latencyMs: request.elapsed() }),
+      );
+    });
+    outgoing.end(request.bytes);
+  });
+}
+
+/**
+ * Reads at most `maxBytes` of the body, then hands back the excerpt. A body cut short by the server still counts as
+ * the response: the status line already said what the endpoint made of the delivery.
+ */
+function collectExcerpt(response: IncomingMessage, maxBytes: number, finish: (excerpt: string) => void): void {
+  const chunks: Buffer[] = [];
+  let collected = 0;
+  let finished = false;
+  const done = (): void => {
+    if (finished) return;
+    finished = true;
+    // Non-fatal: the cap may cut a multi-byte character in half, which becomes U+FFFD rather than an exception.
+    finish(new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks)));
+  };
+  if (maxBytes <= 0) return done();
+  response.on("data", (chunk: Buffer) => {
+    const wanted = Math.min(chunk.byteLength, maxBytes - collected);
+    chunks.push(chunk.subarray(0, wanted));
+    collected += wanted;
+    if (collected >= maxBytes) done();
+  });
+  response.on("end", done);
+  response.on("error", done);
+}
+
+function classifySocketError(error: NodeJS.ErrnoException): DeliveryErrorCode {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection_refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "dns_failure";
+    default:
+      return "connection_error";
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,48 @@
+// Request schemas of the webhook endpoints API (spec 4.6, 2.7).
+import { z } from "zod";
+import { CURRENT_API_VERSION, EVENT_TYPES } from "../events/events";
+import { metadataSchema } from "../http/metadata";
+import { listQuerySchema } from "../http/pagination";
+
+/** Date versions an endpoint may pin (spec 9). */
+export const API_VERSIONS = [CURRENT_API_VERSION] as const;
+export const WEBHOOK_ENDPOINTS_PER_PROJECT = 16;
+
+const URL_MAX_LENGTH = 2048;
+const DESCRIPTION_MAX_LENGTH = 500;
+
+export const webhookEndpointIdParamsSchema = z.strictObject({ id: z.string().startsWith("whe_") });
+
+// Event names are checked against the catalogue in the service, so an unknown one is `webhook_event_unknown`
+// (spec 7.3) rather than a generic validation failure.
+const enabledEventsSchema = z
+  .array(z.string().min(1).max(100))
+  .min(1)
+  .max(EVENT_TYPES.length + 1)
+  .refine((events) => !events.includes("*") || events.length === 1, {
+    message: `"*" subscribes to every event and must be the only entry.`,
+    params: { reason: "wildcard_not_alone" },
+  });
+
+export const createWebhookEndpointBodySchema = z.strictObject({
+  url: z.string().min(1).max(URL_MAX_LENGTH),
+  enabled_events: enabledEventsSchema,
+  description: z.string().max(DESCRIPTION_MAX_LENGTH).optional(),
+  api_version: z.enum(API_VERSIONS).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export const updateWebhookEndpointBodySchema = z.strictObject({
+  url: z.string().min(1).max(URL_MAX_LENGTH).optional(),
+  enabled_events: enabledEventsSchema.optional(),
+  description: z.string().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
+  metadata: metadataSchema.optional(),
+  /** true turns the endpoint off (no deliveries); false turns it back on, like POST /enable. */
+  disabled: z.boolean().optional(),
+});
+
+export const rollWebhookSecretBodySchema = z
+  .strictObject({ overlap_hours: z.int().min(0).max(168).default(24) })
+  .default({ overlap_hours: 24 });
+
+export const listWebhookEndpointsQuerySchema = listQuerySchema({});

@@ -1,0 +1,162 @@
+// The webhook endpoints API (spec 4.6, 2.7, 3.5): register, list, read, update, enable, roll the secret, delete.
+import type { z } from "zod";
+import { clock } from "../clock";
+import { db, inTransaction, type DatabaseClient } from "../db";
+import { EVENT_TYPES } from "../events/events";
+import type { WebhookEndpoint } from "../generated/prisma/client";
+import { assertEnvironment, type Principal } from "../http/auth";
+import { ApiError } from "../http/errors";
+import { paginate, type PageRequest } from "../http/pagination";
+import { newId, randomToken } from "../ids";
+import { mayTargetPrivateAddresses } from "./deliver";
+import { checkWebhookUrl, type UrlProblem } from "./outbound";
+import {
+  WEBHOOK_ENDPOINTS_PER_PROJECT,
+  type createWebhookEndpointBodySchema,
+  type listWebhookEndpointsQuerySchema,
+  type updateWebhookEndpointBodySchema,
+} from "./schemas";
+import { serializeWebhookEndpoint } from "./serialize";
+
+const HOUR_MS = 3_600_000;
+
+const URL_PROBLEMS: Record<Exclude<UrlProblem, "not_https">, string> = {
+  not_a_url: "The url is not an absolute URL.",
+  has_credentials: "The url must not carry a user name or password.",
+  has_fragment: "The url must not have a #fragment.",
+  private_address: "The url resolves to a loopback, private, link-local or metadata address.",
+  unresolvable: "The url's host name does not resolve.",
+};
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomToken(40)}`;
+}
+
+/** https, public addresses; in the sandbox with WEBHOOK_ALLOW_PRIVATE_TARGETS also http and private ones. */
+async function assertAcceptableUrl(url: string, environment: Principal["environment"]): Promise<void> {
+  const local = mayTargetPrivateAddresses(environment);
+  const problem = await checkWebhookUrl(url, { allowHttp: local, allowPrivate: local });
+  if (problem === null) return;
+  if (problem === "not_https") {
+    throw new ApiError("validation_failed", { detail: [{ field: "url", reason: "must_be_https", message: "Webhook URLs must use https." }] });
+  }
+  throw new ApiError("webhook_endpoint_url_invalid", { message: URL_PROBLEMS[problem], detail: [{ field: "url", reason: problem, message: URL_PROBLEMS[problem] }] });
+}
+
+function assertKnownEvents(enabledEvents: readonly string[]): string[] {
+  if (enabledEvents[0] === "*") return ["*"];
+  const unknown = enabledEvents.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) {
+    throw new ApiError("webhook_event_unknown", {
+      message: `Unknown event type(s): ${unknown.join(", ")}.`,
+      detail: unknown.map((type) => ({ field: `enabled_events.${enabledEvents.indexOf(type)}`, reason: "unknown_event_type", message: `${type} is not an event type.` })),
+    });
+  }
+  return [...new Set(enabledEvents)];
+}
+
+export async function createWebhookEndpoint(principal: Principal, input: z.output<typeof createWebhookEndpointBodySchema>, database: DatabaseClient = db()) {
+  const enabledEvents = assertKnownEvents(input.enabled_events);
+  await assertAcceptableUrl(input.url, principal.environment);
+  const now = clock.now();
+  const secret = newWebhookSecret();
+  return inTransaction(database, async (transaction) => {
+    // Serialise creations per project so two concurrent ones cannot both pass the limit.
+    await transaction.$queryRaw`SELECT id FROM projects WHERE id = ${principal.projectId} FOR UPDATE`;
+    const existing = await transaction.webhookEndpoint.count({ where: { projectId: principal.projectId, environment: principal.environment } });
+    if (existing >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
+      throw new ApiError("webhook_endpoint_limit", { message: `A project has at most ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints per environment.` });
+    }
+    const endpoint = await transaction.webhookEndpoint.create({
+      data: {
+        id: newId("webhookEndpoint"),
+        projectId: principal.projectId,
+        environment: principal.environment,
+        url: input.url,
+        enabledEvents,
+        description: input.description ?? null,
+        apiVersion: input.api_version ?? null,
+        metadata: input.metadata ?? {},
+        secret,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    return { ...serializeWebhookEndpoint(endpoint), secret };
+  });
+}
+
+/** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
+export async function getOwnWebhookEndpointOrThrow(principal: Principal, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: principal.projectId } });
+  if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+  assertEnvironment(principal, { livemode: endpoint.environment === "live" });
+  return endpoint;
+}
+
+export async function retrieveWebhookEndpoint(principal: Principal, id: string) {
+  return serializeWebhookEndpoint(await getOwnWebhookEndpointOrThrow(principal, id));
+}
+
+export async function listWebhookEndpoints(options: { principal: Principal; query: z.output<typeof listWebhookEndpointsQuerySchema>; url: string }) {
+  const where = { projectId: options.principal.projectId, environment: options.principal.environment };
+  return paginate({
+    kind: "webhookEndpoint",
+    page: options.query satisfies PageRequest,
+    url: options.url,
+    fetch: (window) => db().webhookEndpoint.findMany({ where: { AND: [where, window.id ? { id: window.id } : {}] }, orderBy: window.orderBy, take: window.take }),
+    exists: async (id) => (await db().webhookEndpoint.count({ where: { ...where, id } })) === 1,
+    serialize: serializeWebhookEndpoint,
+  });
+}
+
+const ENABLED = { status: "enabled" as const, disabledReason: null, failingSince: null };
+
+export async function updateWebhookEndpoint(principal: Principal, id: string, input: z.output<typeof updateWebhookEndpointBodySchema>) {
+  await getOwnWebhookEndpointOrThrow(principal, id);
+  const enabledEvents = input.enabled_events ? assertKnownEvents(input.enabled_events) : undefined;
+  if (input.url !== undefined) await assertAcceptableUrl(input.url, principal.environment);
+  const status = input.disabled === undefined ? {} : input.disabled ? { status: "disabled" as const, disabledReason: "manual" } : ENABLED;
+  const updated = await db().webhookEndpoint.update({
+    where: { id },
+    data: {
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(enabledEvents ? { enabledEvents } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...status,
+      updatedAt: clock.now(),
+    },
+  });
+  return serializeWebhookEndpoint(updated);
+}
+
+/** Re-enables a disabled endpoint (spec 3.5). Deliveries stopped while it was disabled are not resent: replay them. */
+export async function enableWebhookEndpoint(principal: Principal, id: string) {
+  await getOwnWebhookEndpointOrThrow(principal, id);
+  const updated = await db().webhookEndpoint.update({ where: { id }, data: { ...ENABLED, updatedAt: clock.now() } });
+  return serializeWebhookEndpoint(updated);
+}
+
+/** A new secret; the old one keeps signing (a second `v1`) for `overlapHours`, so receivers can switch over. */
+export async function rollWebhookSecret(principal: Principal, id: string, overlapHours: number) {
+  const endpoint = await getOwnWebhookEndpointOrThrow(principal, id);
+  const now = clock.now();
+  const secret = newWebhookSecret();
+  const updated = await db().webhookEndpoint.update({
+    where: { id },
+    data: {
+      secret,
+      previousSecret: overlapHours > 0 ? endpoint.secret : null,
+      previousSecretExpiresAt: overlapHours > 0 ? new Date(now.getTime() + overlapHours * HOUR_MS) : null,
+      updatedAt: now,
+    },
+  });
+  return { ...serializeWebhookEndpoint(updated), secret };
+}
+
+export async function deleteWebhookEndpoint(principal: Principal, id: string) {
+  await getOwnWebhookEndpointOrThrow(principal, id);
+  await db().webhookEndpoint.delete({ where: { id } });
+  return { id, object: "webhook_endpoint" as const, deleted: true };
+}

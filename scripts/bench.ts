@@ -1,0 +1,286 @@
+// `npm run bench [-- --check] [-- --duration S] [-- --connections N]`: the hot paths under load, each measured
+// beside two references in the same run (the machines are noisy; only ratios travel):
+//   - the framework floor: this build's GET /healthz, a route handler that does nothing;
+//   - a bare node:http server returning the same products JSON.
+// The app runs as `npm start` runs it (production build, our HTTP server around Next) against a fresh
+// database (DATABASE_URL's server, or an embedded one), with RATE_LIMIT_SCALE raised so limits never refuse.
+// Throughput is taken at --connections (default 50), latency at 20 connections. Writes bench/results.json;
+// with --check, exits 1 when a budget (docs/performance.md) is missed.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { applyMigrations, BENCH_DATABASE, databaseUrl, recreateDatabase, startEmbeddedPostgres } from "./database";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const LATENCY_CONNECTIONS = 20;
+
+interface Target {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A fresh Idempotency-Key on every request. */
+  freshIdempotencyKey?: boolean;
+  /** Budget: at least this share of the framework floor's requests/s. */
+  minShareOfFloor?: number;
+}
+
+interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  p99At20Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+const { values: flags } = parseArgs({
+  options: { check: { type: "boolean", default: false }, duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" } },
+});
+const DURATION_SECONDS = Number(flags.duration);
+const CONNECTIONS = Number(flags.connections);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
+  });
+}
+
+/** The pids of a process and all its descendants (Linux /proc). */
+function processTree(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const tree: number[] = [];
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    tree.push(pid);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** Resident memory of `pids` in MB. Cheap enough to sample often without disturbing the load generator. */
+function rssMb(pids: readonly number[]): number {
+  let kilobytes = 0;
+  for (const pid of pids) {
+    try {
+      kilobytes += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return kilobytes / 1024;
+}
+
+async function load(baseUrl: string, target: Target, connections: number, durationSeconds: number) {
+  const result = await autocannon({
+    url: `${baseUrl}${target.path}`,
+    connections,
+    duration: durationSeconds,
+    requests: [
+      {
+        method: target.method,
+        headers: { ...(target.body ? { "content-type": "application/json" } : {}), ...target.headers },
+        body: target.body,
+        ...(target.freshIdempotencyKey
+          ? { setupRequest: (request: autocannon.Request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }) }
+          : {}),
+      },
+    ],
+  });
+  return result;
+}
+
+async function measure(baseUrl: string, target: Target): Promise<Measurement> {
+  await load(baseUrl, target, CONNECTIONS, 2); // warm-up: JIT, pools, caches
+  const throughput = await load(baseUrl, target, CONNECTIONS, DURATION_SECONDS);
+  const latency = await load(baseUrl, target, LATENCY_CONNECTIONS, Math.max(3, Math.round(DURATION_SECONDS / 2)));
+  return {
+    name: target.name,
+    requestsPerSecond: Math.round(throughput.requests.average),
+    p50Ms: throughput.latency.p50,
+    p99Ms: throughput.latency.p99,
+    p99At20Ms: latency.latency.p99,
+    non2xx: throughput.non2xx + latency.non2xx,
+    errors: throughput.errors + throughput.timeouts + latency.errors + latency.timeouts,
+  };
+}
+
+/** The bare baseline: node:http answering the same products JSON, in a process of its own. */
+function startBareServer(body: string, port: number): ChildProcess {
+  const source = `require("node:http").createServer((q, s) => { s.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(B) }); s.end(B); }).listen(${port}, "127.0.0.1");`;
+  return spawn(process.execPath, ["-e", `const B = ${JSON.stringify(body)};${source}`], { stdio: "ignore" });
+}
+
+function newestModification(directory: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestModification(full));
+    else newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const sources = ["app", "lib", "inngest"].map((directory) => newestModification(path.join(ROOT, directory)));
+  return Math.max(...sources) > statSync(buildId).mtimeMs;
+}
+
+async function main(): Promise<void> {
+  // 1. A fresh database of its own.
+  let serverUrl: string;
+  let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
+  if (process.env.DATABASE_URL) {
+    const parsed = new URL(process.env.DATABASE_URL);
+    parsed.pathname = "";
+    serverUrl = parsed.toString().replace(/\/$/, "");
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDirName: BENCH_DATABASE.dataDirName, port: BENCH_DATABASE.defaultPort });
+    serverUrl = embedded.serverUrl;
+  }
+  await recreateDatabase(serverUrl, BENCH_DATABASE.name);
+  const url = databaseUrl(serverUrl, BENCH_DATABASE.name);
+  await applyMigrations(url);
+  process.env.DATABASE_URL = url;
+
+  // 2. A production build, when there is none or the sources changed since.
+  if (buildIsStale()) await run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], { ...process.env, NODE_ENV: "production" });
+
+  // 3. The app, as `npm start` runs it.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // As `npm start` runs it: one node process with tsx's loader (no tsx CLI process in front of it).
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, SKIP_SEED: "true", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  let peakRssMb = 0;
+  let serverPids: number[] = [server.pid!];
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(serverPids))), 500);
+  try {
+    await waitForHttp(`${baseUrl}/healthz`, 120_000);
+    serverPids = processTree(server.pid!);
+
+    // 4. A live project on the platform tier, a token, and 100 applications to list and read.
+    const { db, disconnectDatabase } = await import("../lib/db");
+    const { createProject } = await import("../lib/projects/create-project");
+    const project = await createProject(db(), { name: "Bench Partner", tier: "platform" });
+    await db().project.update({ where: { id: project.project_id }, data: { rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000, rateLimitConcurrent: 10_000 } });
+    await disconnectDatabase();
+    const basic = `Basic ${Buffer.from(`${project.client_id}:${project.live.secret_key}`).toString("base64")}`;
+    const tokenResponse = await fetch(`${baseUrl}/partner/v1/oauth/token`, { method: "POST", headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const bearer = { authorization: `Bearer ${token}` };
+    const applicationBody = JSON.stringify({ business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "bench@example.co.uk" } });
+    let applicationId = "";
+    for (let index = 0; index < 100; index += 1) {
+      const created = await fetch(`${baseUrl}/partner/v1/applications`, { method: "POST", headers: { ...bearer, "content-type": "application/json" }, body: applicationBody });
+      applicationId = ((await created.json()) as { id: string }).id;
+    }
+    const products = await (await fetch(`${baseUrl}/public/v1/products`)).text();
+
+    // 5. The references and the hot paths.
+    const barePort = await freePort();
+    const bareServer = startBareServer(products, barePort);
+    await waitForHttp(`http://127.0.0.1:${barePort}/`, 10_000);
+    const targets: Target[] = [
+      { name: "GET /public/v1/products", method: "GET", path: "/public/v1/products", minShareOfFloor: 0.9 },
+      { name: "POST /partner/v1/oauth/token", method: "POST", path: "/partner/v1/oauth/token", headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials", minShareOfFloor: 0.6 },
+      { name: "GET /partner/v1/applications?limit=100", method: "GET", path: "/partner/v1/applications?limit=100", headers: bearer, minShareOfFloor: 0.4 },
+      { name: "POST /partner/v1/applications", method: "POST", path: "/partner/v1/applications", headers: bearer, body: applicationBody, freshIdempotencyKey: true, minShareOfFloor: 0.35 },
+      { name: "GET /partner/v1/applications/{id}", method: "GET", path: `/partner/v1/applications/${applicationId}`, headers: bearer, minShareOfFloor: 0.65 },
+    ];
+    const floor = await measure(baseUrl, { name: "framework floor: GET /healthz", method: "GET", path: "/healthz" });
+    const bareMeasurement = await measure(`http://127.0.0.1:${barePort}`, { name: "bare node:http (products JSON)", method: "GET", path: "/" });
+    bareServer.kill();
+    const measured: Measurement[] = [];
+    for (const target of targets) measured.push(await measure(baseUrl, target));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const rssAfterMb = rssMb(processTree(server.pid!));
+
+    // 6. Report.
+    const rows = [floor, bareMeasurement, ...measured].map((row) => ({
+      ...row,
+      shareOfFloor: row.requestsPerSecond / floor.requestsPerSecond,
+      shareOfBare: row.requestsPerSecond / bareMeasurement.requestsPerSecond,
+    }));
+    const failures: string[] = [];
+    for (const [index, target] of targets.entries()) {
+      const row = rows[index + 2]!;
+      if (target.minShareOfFloor && row.shareOfFloor < target.minShareOfFloor) failures.push(`${target.name}: ${(row.shareOfFloor * 100).toFixed(0)}% of the floor < ${target.minShareOfFloor * 100}%`);
+      if (row.p99At20Ms >= 150) failures.push(`${target.name}: p99 ${row.p99At20Ms} ms at 20 connections ≥ 150 ms`);
+      if (row.non2xx > 0 || row.errors > 0) failures.push(`${target.name}: ${row.non2xx} non-2xx, ${row.errors} errors`);
+    }
+    if (rssAfterMb >= 400) failures.push(`server RSS ${rssAfterMb.toFixed(0)} MB after the run ≥ 400 MB`);
+
+    const table = [
+      `| Endpoint | req/s | vs floor | vs bare | p50 ms | p99 ms | p99 ms @20 | non-2xx | errors |`,
+      `|---|---|---|---|---|---|---|---|---|`,
+      ...rows.map((row) => `| ${row.name} | ${row.requestsPerSecond} | ${(row.shareOfFloor * 100).toFixed(0)}% | ${(row.shareOfBare * 100).toFixed(1)}% | ${row.p50Ms} | ${row.p99Ms} | ${row.p99At20Ms} | ${row.non2xx} | ${row.errors} |`),
+    ].join("\n");
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+    console.log(`\n${machine}; ${CONNECTIONS} connections for ${DURATION_SECONDS} s (p99 @20: 20 connections)\n\n${table}\n\nServer RSS: peak ${peakRssMb.toFixed(0)} MB, after the run ${rssAfterMb.toFixed(0)} MB`);
+    mkdirSync(path.join(ROOT, "bench"), { recursive: true });
+    writeFileSync(
+      path.join(ROOT, "bench", "results.json"),
+      `${JSON.stringify({ ran_at: new Date().toISOString(), machine, connections: CONNECTIONS, duration_seconds: DURATION_SECONDS, rows, peak_rss_mb: Math.round(peakRssMb), rss_after_mb: Math.round(rssAfterMb), budget_failures: failures }, null, 2)}\n`,
+    );
+    if (failures.length > 0) console.log(`\nBudgets missed:\n  ${failures.join("\n  ")}`);
+    else console.log("\nAll budgets met.");
+    if (flags.check && failures.length > 0) process.exitCode = 1;
+  } finally {
+    clearInterval(sampler);
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+    await embedded?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});
