@@ -43,7 +43,15 @@ interface Measurement {
 }
 
 const { values: flags } = parseArgs({
-  options: { check: { type: "boolean", default: false }, duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" } },
+  options: {
+    check: { type: "boolean", default: false },
+    duration: { type: "string", default: "8" },
+    connections: { type: "string", default: "50" },
+    /** Measure only the hot paths whose name contains this text (the references always run). */
+    only: { type: "string" },
+    /** Write a CPU profile of the server to bench/profiles when it stops. */
+    profile: { type: "boolean", default: false },
+  },
 });
 const DURATION_SECONDS = Number(flags.duration);
 const CONNECTIONS = Number(flags.connections);
@@ -193,7 +201,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // As `npm start` runs it: one node process with tsx's loader (no tsx CLI process in front of it).
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+  const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
+  const server = spawn(process.execPath, [...profiling, "--import", "tsx", "scripts/serve.ts", "start"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, SKIP_SEED: "true", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
@@ -238,7 +247,7 @@ async function main(): Promise<void> {
     const bareMeasurement = await measure(`http://127.0.0.1:${barePort}`, { name: "bare node:http (products JSON)", method: "GET", path: "/" });
     bareServer.kill();
     const measured: Measurement[] = [];
-    for (const target of targets) measured.push(await measure(baseUrl, target));
+    for (const target of targets) if (!flags.only || target.name.includes(flags.only)) measured.push(await measure(baseUrl, target));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const rssAfterMb = rssMb(processTree(server.pid!));
 
@@ -249,8 +258,8 @@ async function main(): Promise<void> {
       shareOfBare: row.requestsPerSecond / bareMeasurement.requestsPerSecond,
     }));
     const failures: string[] = [];
-    for (const [index, target] of targets.entries()) {
-      const row = rows[index + 2]!;
+    for (const row of rows.slice(2)) {
+      const target = targets.find((candidate) => candidate.name === row.name)!;
       if (target.minShareOfFloor && row.shareOfFloor < target.minShareOfFloor) failures.push(`${target.name}: ${(row.shareOfFloor * 100).toFixed(0)}% of the floor < ${target.minShareOfFloor * 100}%`);
       if (row.p99At20Ms >= 150) failures.push(`${target.name}: p99 ${row.p99At20Ms} ms at 20 connections ≥ 150 ms`);
       if (row.non2xx > 0 || row.errors > 0) failures.push(`${target.name}: ${row.non2xx} non-2xx, ${row.errors} errors`);

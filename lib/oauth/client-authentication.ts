@@ -3,7 +3,8 @@
 // of its secret keys (`sk_sandbox_...` or `sk_live_...`), whose prefix selects the environment.
 import { z } from "zod";
 import { clock } from "../clock";
-import { db } from "../db";
+import { readRows } from "../db";
+import { Prisma, type ApiKey } from "../generated/prisma/client";
 import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
 import { readProjectState } from "../projects/project-state";
 import { OAuthError } from "./errors";
@@ -78,6 +79,16 @@ function presentedCredentials(request: Request, form: ClientCredentialsInput): {
 
 const UNKNOWN_CLIENT = "Unknown client or wrong client secret.";
 
+type PresentedKey = Pick<ApiKey, "id" | "projectId" | "type" | "environment" | "secretHash" | "status" | "expiresAt">;
+
+/** The key whose secret was presented, read fresh (a revoked key must fail at once) on the fast lane. */
+async function findKeyBySecret(secret: string): Promise<PresentedKey | undefined> {
+  const [key] = await readRows<PresentedKey>(Prisma.sql`SELECT id, project_id AS "projectId", type::text AS type,
+    environment::text AS environment, secret_hash AS "secretHash", status::text AS status, expires_at AS "expiresAt"
+    FROM api_keys WHERE secret_hash = ${hashSecret(secret)}`);
+  return key;
+}
+
 export async function authenticateClient(request: Request, form: ClientCredentialsInput): Promise<AuthenticatedClient> {
   const { clientId, secret } = presentedCredentials(request, form);
   const kind = parseKeyPrefix(secret);
@@ -85,9 +96,9 @@ export async function authenticateClient(request: Request, form: ClientCredentia
   if (kind.type === "publishable") {
     throw new OAuthError("invalid_client", "A publishable key cannot authenticate a client; use a secret key (sk_...).");
   }
-  // The key is read fresh (a revoked key must fail at once); its project comes from the few-second project
-  // cache that bearer checks use, so a token request costs one query (docs/performance.md).
-  const found = await db().apiKey.findUnique({ where: { secretHash: hashSecret(secret) } });
+  // Its project comes from the few-second project cache that bearer checks use, so a token request costs one
+  // query (docs/performance.md).
+  const found = await findKeyBySecret(secret);
   const project = found ? await readProjectState(found.projectId) : null;
   const key = found && project ? { ...found, project } : null;
   if (!key || key.project.clientId !== clientId || key.type !== "secret" || !secretsMatch(secret, key.secretHash)) {

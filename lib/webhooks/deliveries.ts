@@ -1,6 +1,6 @@
 // Scheduling webhook deliveries: a pending row per (event, subscribed enabled endpoint), written in the
 // transaction that records the event, due at once. The background driver sends them (lib/webhooks/deliver.ts).
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 
 /** Whether an endpoint subscribed to `enabledEvents` receives events of `type`. */
@@ -19,23 +19,18 @@ interface RecordedEvent {
 export async function scheduleDeliveries(transaction: Prisma.TransactionClient, events: readonly RecordedEvent[]): Promise<number> {
   const first = events[0];
   if (!first?.projectId) return 0;
-  const endpoints = await transaction.webhookEndpoint.findMany({
-    where: { projectId: first.projectId, environment: first.environment, status: "enabled" },
-    select: { id: true, enabledEvents: true },
-  });
+  // Hand-written, as the events insert is: this runs in every transaction that records an event.
+  const endpoints = await transaction.$queryRaw<{ id: string; enabledEvents: string[] }[]>`SELECT id,
+    enabled_events AS "enabledEvents" FROM webhook_endpoints
+    WHERE project_id = ${first.projectId} AND environment = ${first.environment}::"Environment" AND status = 'enabled'`;
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) => subscribesTo(endpoint.enabledEvents, event.type))
-      .map((endpoint) => ({
-        id: newId("webhookDelivery"),
-        endpointId: endpoint.id,
-        eventId: event.id,
-        projectId: first.projectId!,
-        nextAttemptAt: event.createdAt,
-        createdAt: event.createdAt,
-        updatedAt: event.createdAt,
-      })),
+      .map((endpoint) => Prisma.sql`(${newId("webhookDelivery")}, ${endpoint.id}, ${event.id}, ${first.projectId}, ${event.createdAt}, ${event.createdAt}, ${event.createdAt})`),
   );
-  if (rows.length > 0) await transaction.webhookDelivery.createMany({ data: rows });
+  if (rows.length > 0) {
+    await transaction.$executeRaw`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,
+      created_at, updated_at) VALUES ${Prisma.join(rows)}`;
+  }
   return rows.length;
 }

@@ -10,6 +10,7 @@ import {
   openApplication,
   transitionApplication,
   type ApplicationTrigger,
+  type NewApplication,
 } from "@/lib/applications/state-machine";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "@/lib/applications/schemas";
 import { serializeApplication } from "@/lib/applications/serialize";
@@ -59,7 +60,8 @@ beforeEach(async () => {
   freezeClock(NOW);
 });
 
-function applicationData(overrides: Partial<Prisma.ApplicationUncheckedCreateInput> = {}) {
+/** What opening an application takes. */
+function openingData() {
   return {
     id: newId("application"),
     projectId: project.project_id,
@@ -75,8 +77,11 @@ function applicationData(overrides: Partial<Prisma.ApplicationUncheckedCreateInp
     metadata: { crm_id: "C-7" },
     handoffToken: randomToken(32),
     expiresAt: EXPIRES_AT,
-    ...overrides,
-  };
+  } satisfies NewApplication;
+}
+
+function applicationData(overrides: Partial<Prisma.ApplicationUncheckedCreateInput> = {}) {
+  return { ...openingData(), ...overrides };
 }
 
 /** An application inserted straight into the table, in any status, with no events. */
@@ -163,7 +168,7 @@ describe("the transition table", () => {
 
 describe("opening an application: (none) → created", () => {
   it("creates the row as created and writes application.created with it, in the caller's transaction", async () => {
-    const data = applicationData();
+    const data = openingData();
     const opened = await db().$transaction((transaction) => openApplication(transaction, data, clock.now()));
 
     expect(opened).toMatchObject({ id: data.id, status: "created", createdAt: NOW, updatedAt: NOW });
@@ -184,7 +189,7 @@ describe("opening an application: (none) → created", () => {
   });
 
   it("writes neither the row nor the event when the caller's transaction fails afterwards", async () => {
-    const data = applicationData();
+    const data = openingData();
     await expect(
       db().$transaction(async (transaction) => {
         await openApplication(transaction, data, clock.now());
