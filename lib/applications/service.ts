@@ -2,11 +2,13 @@
 // state machine; this module owns validation against the registry, tenancy and the shapes on the wire.
 import { clock } from "../clock";
 import { config } from "../env";
-import { db, inTransaction, readRows, type DatabaseClient } from "../db";
+import { db, readRows, type DatabaseClient } from "../db";
+import { inBatchedTransaction, type Statements } from "../statements";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { assertEnvironment, type Principal } from "../http/auth";
 import { ApiError } from "../http/errors";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
+import { RenderedJson } from "../http/rendered-json";
 import { newId, randomToken } from "../ids";
 import { afterCommit } from "../jobs/background";
 import { companyRegistry } from "../registry/registry";
@@ -15,7 +17,7 @@ import type { CompanyLookupFailure } from "../registry/registry";
 import { offerEventObject, serializeDecision } from "../decisions/serialize";
 import { lockApplication, openApplication, transitionApplication } from "./state-machine";
 import type { CreateApplicationInput, listApplicationsQuerySchema } from "./schemas";
-import { serializeApplication, type ApplicationView } from "./serialize";
+import { applicationJsonSql, serializeApplication } from "./serialize";
 import type { z } from "zod";
 
 const DAY_MS = 86_400_000;
@@ -61,12 +63,13 @@ async function lookUpCompany(companyNumber: string, environment: Principal["envi
 }
 
 
-export async function createApplication(principal: Principal, input: CreateApplicationInput, database: DatabaseClient = db()) {
+/** Opens an application in `statements`' transaction, or in a batched transaction of its own. */
+export async function createApplication(principal: Principal, input: CreateApplicationInput, statements?: Statements) {
   assertRedirectUriAllowed(input.redirect_uri, principal.environment);
   const lookup = await lookUpCompany(input.business.company_number, principal.environment);
   if (!lookup.found) throw companyNumberRejected(lookup.reason);
   const now = clock.now();
-  const application = await inTransaction(database, (transaction) =>
+  const open = (transaction: Statements) =>
     openApplication(
       transaction,
       {
@@ -90,8 +93,8 @@ export async function createApplication(principal: Principal, input: CreateAppli
         expiresAt: new Date(now.getTime() + config().APPLICATION_EXPIRY_DAYS * DAY_MS),
       },
       now,
-    ),
-  );
+    );
+  const application = await (statements ? open(statements) : inBatchedTransaction(open));
   return serializeApplication(application);
 }
 
@@ -107,25 +110,17 @@ export async function getOwnApplicationOrThrow(principal: Principal, id: string,
   return application;
 }
 
-// The point read and the list are the hottest reads: one hand-written query each, on the fast lane
-// (lib/db.ts), selecting only what the application object shows.
-const APPLICATION_VIEW_COLUMNS = Prisma.sql`id, environment::text AS environment, status::text AS status,
-  company_number AS "companyNumber", company_name AS "companyName", amount_pence AS "amountPence",
-  term_months AS "termMonths", purpose::text AS purpose, reference, handoff_token AS "handoffToken",
-  expires_at AS "expiresAt", created_at AS "createdAt", submitted_at AS "submittedAt", withdrawn_at AS "withdrawnAt",
-  withdrawal_reason AS "withdrawalReason", funded_at AS "fundedAt", decision_id AS "decisionId",
-  introduction_id AS "introductionId", metadata`;
-
-export async function retrieveApplication(principal: Principal, id: string) {
-  const [application] = await readRows<ApplicationView>(
-    Prisma.sql`SELECT ${APPLICATION_VIEW_COLUMNS} FROM applications WHERE id = ${id} AND project_id = ${principal.projectId}`,
-  );
+// The point read and the list are the hottest reads: one query each on the fast lane (lib/db.ts), with
+// PostgreSQL rendering the objects (applicationJsonSql).
+export async function retrieveApplication(principal: Principal, id: string): Promise<RenderedJson> {
+  const [application] = await readRows<{ environment: string; json: string }>(Prisma.sql`SELECT environment::text AS environment,
+    ${applicationJsonSql()} AS json FROM applications WHERE id = ${id} AND project_id = ${principal.projectId}`);
   if (!application) throw noSuchApplication(id);
   assertEnvironment(principal, { livemode: application.environment === "live" });
-  return serializeApplication(application);
+  return new RenderedJson(application.json);
 }
 
-export async function listApplications(options: { principal: Principal; query: z.output<typeof listApplicationsQuerySchema>; url: string }) {
+export async function listApplications(options: { principal: Principal; query: z.output<typeof listApplicationsQuerySchema>; url: string }): Promise<RenderedJson> {
   const { principal, query } = options;
   const filters = [
     Prisma.sql`project_id = ${principal.projectId}`,
@@ -134,14 +129,14 @@ export async function listApplications(options: { principal: Principal; query: z
     ...(query.reference ? [Prisma.sql`reference = ${query.reference}`] : []),
     ...(query.created_after ? [Prisma.sql`created_at > ${query.created_after}`] : []),
   ];
-  return paginate({
+  const page = await paginate({
     kind: "application",
     page: query satisfies PageRequest,
     url: options.url,
     fetch: (window) => {
       const cursor = !window.id ? [] : "lt" in window.id ? [Prisma.sql`id < ${window.id.lt}`] : [Prisma.sql`id > ${window.id.gt}`];
       const order = window.orderBy.id === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-      return readRows<ApplicationView>(Prisma.sql`SELECT ${APPLICATION_VIEW_COLUMNS} FROM applications
+      return readRows<{ id: string; json: string }>(Prisma.sql`SELECT id, ${applicationJsonSql()} AS json FROM applications
         WHERE ${Prisma.join([...filters, ...cursor], " AND ")} ORDER BY id ${order} LIMIT ${window.take}`);
     },
     // The cursor must be one of the caller's applications in this environment; filters do not apply to it.
@@ -150,8 +145,9 @@ export async function listApplications(options: { principal: Principal; query: z
         WHERE id = ${id} AND project_id = ${principal.projectId} AND environment = ${principal.environment}::"Environment"`);
       return rows.length === 1;
     },
-    serialize: serializeApplication,
+    serialize: (row) => new RenderedJson(row.json),
   });
+  return renderListEnvelope(page);
 }
 
 /**

@@ -9,9 +9,10 @@
 //   - Withdraw is allowed from every state before `funded` except `expired`: an expired application is already
 //     closed (409 `conflict`), and a declined one can still be withdrawn, which stops any further refresh.
 //   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`).
-import type { Application, Prisma } from "../generated/prisma/client";
+import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError } from "../http/errors";
 import { recordEvents, type EventType } from "../events/events";
+import { statementsIn, type Statements } from "../statements";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
 
@@ -99,7 +100,7 @@ export async function transitionApplication(
   });
   const applicationObject = serializeApplication(updated);
   await recordEvents(
-    transaction,
+    statementsIn(transaction),
     rule.events.map((type) => {
       const object = type.startsWith("application.") ? applicationObject : options.eventObjects![type]!;
       return { projectId: updated.projectId, environment: updated.environment, type, object, createdAt: options.now };
@@ -117,7 +118,7 @@ export type NewApplication = Pick<
 > & Partial<Pick<Application, OptionalOnOpening>>;
 
 /** The first row of the table: a new application, `created`, with its `application.created` event. */
-export async function openApplication(transaction: Prisma.TransactionClient, data: NewApplication, now: Date): Promise<Application> {
+export async function openApplication(statements: Statements, data: NewApplication, now: Date): Promise<Application> {
   const application: Application = {
     purpose: null,
     reference: null,
@@ -140,7 +141,7 @@ export async function openApplication(transaction: Prisma.TransactionClient, dat
   };
   // Hand-written rather than application.create: this is the create endpoint's write, and Prisma's ORM calls
   // cost several times a raw statement's CPU (docs/performance.md). The columns left out are all null.
-  await transaction.$executeRaw`INSERT INTO applications (id, project_id, environment, status, company_number,
+  await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
     company_name, company_kind, incorporated_on, amount_pence, term_months, purpose, reference, applicant_email,
     applicant_first_name, redirect_uri, introduction_id, metadata, handoff_token, expires_at, created_at, updated_at)
     VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
@@ -148,8 +149,8 @@ export async function openApplication(transaction: Prisma.TransactionClient, dat
     ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
     ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
     ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId},
-    ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`;
-  await recordEvents(transaction, [
+    ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
+  await recordEvents(statements, [
     { projectId: application.projectId, environment: application.environment, type: "application.created", object: serializeApplication(application), createdAt: now },
   ]);
   return application;

@@ -5,6 +5,7 @@ import { clock } from "../clock";
 import { inTransaction, type DatabaseClient } from "../db";
 import { recordEvents } from "../events/events";
 import { newId } from "../ids";
+import { statementsIn } from "../statements";
 import { DEFAULT_DEPARTMENTS, type CreateEnquiryBody } from "./schemas";
 import { serializeEnquiry } from "./serialize";
 
@@ -25,7 +26,7 @@ export async function createEnquiry(options: { input: CreateEnquiryBody; databas
       },
     });
     const object = serializeEnquiry(enquiry);
-    await recordEvents(transaction, [{ projectId: null, environment: "live", type: "enquiry.created", object, createdAt: now }]);
+    await recordEvents(statementsIn(transaction), [{ projectId: null, environment: "live", type: "enquiry.created", object, createdAt: now }]);
     return object;
   });
 }

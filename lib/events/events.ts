@@ -3,6 +3,7 @@
 // read these rows and never rebuild an object after the fact.
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
+import type { Statements } from "../statements";
 import type { KeyEnvironment } from "../keys/secrets";
 import { scheduleDeliveries } from "../webhooks/deliveries";
 
@@ -49,10 +50,10 @@ export interface NewEvent {
 
 /**
  * Writes events, and a pending delivery for each enabled webhook endpoint subscribed to them; pass the
- * transaction that makes the change they report, so the change, its events and their deliveries commit
+ * statements of the transaction that makes the change they report, so the change, its events and their deliveries commit
  * together or not at all. Returns the event ids in order.
  */
-export async function recordEvents(transaction: Prisma.TransactionClient, events: NewEvent[]): Promise<string[]> {
+export async function recordEvents(statements: Statements, events: NewEvent[]): Promise<string[]> {
   const rows = events.map((event) => ({
     id: newId("event"),
     projectId: event.projectId,
@@ -65,10 +66,10 @@ export async function recordEvents(transaction: Prisma.TransactionClient, events
   if (rows.length === 0) return [];
   // Hand-written: events are written by every create and move, and Prisma's ORM calls cost several times a
   // raw statement's CPU (docs/performance.md).
-  await transaction.$executeRaw`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
+  await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
     VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
-      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`;
-  await scheduleDeliveries(transaction, rows);
+      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
+  await scheduleDeliveries(statements, rows);
   return rows.map((row) => row.id);
 }
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { isIdOf, type IdKind } from "../ids";
 import { ApiError } from "./errors";
+import { RenderedJson } from "./rendered-json";
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -60,6 +61,12 @@ export interface ListEnvelope<T> {
   data: T[];
   has_more: boolean;
   url: string;
+}
+
+/** The list envelope around items PostgreSQL rendered (see RenderedJson), as JSON text. */
+export function renderListEnvelope(envelope: ListEnvelope<RenderedJson>): RenderedJson {
+  const data = envelope.data.map((item) => item.text).join(",");
+  return new RenderedJson(`{"object":"list","data":[${data}],"has_more":${envelope.has_more},"url":${JSON.stringify(envelope.url)}}`);
 }
 
 export interface PaginateOptions<Row extends { id: string }, Item> {

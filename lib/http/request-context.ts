@@ -6,6 +6,7 @@ import { describeError, log } from "../log";
 import { OAuthError, renderOAuthError } from "../oauth/errors";
 import { ApiError, describeErrorCode, renderApiError, retryAfterSeconds, type Ring } from "./errors";
 import { rateLimitHeaders, type RateLimitState } from "./metering";
+import { RenderedJson } from "./rendered-json";
 
 /** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`) for the OAuth endpoints. */
 export type ErrorFormat = "envelope" | "oauth";
@@ -30,6 +31,9 @@ export interface Reply {
 
 export function toResponse(result: Reply | Response): Response {
   if (result instanceof Response) return result;
+  if (result.body instanceof RenderedJson) {
+    return new Response(result.body.text, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
+  }
   return Response.json(result.body, { status: result.status, headers: result.headers });
 }
 

@@ -7,11 +7,12 @@
 // reverse. A 5xx releases the key so a retry can run; a claim whose process died is taken over after a minute.
 import { createHash } from "node:crypto";
 import { clock } from "../clock";
-import { db, execute, type DatabaseClient } from "../db";
+import { db, execute } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { ApiError } from "../http/errors";
 import { newId } from "../ids";
 import type { KeyEnvironment } from "../keys/secrets";
+import type { Statements } from "../statements";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
@@ -85,10 +86,10 @@ export async function claimIdempotencyKey(scope: KeyScope, key: string, fingerpr
 }
 
 /** Records the outcome; call inside the transaction of the write the key protects. */
-export async function completeIdempotencyKey(database: DatabaseClient, recordId: string, status: number, body: unknown): Promise<void> {
+export async function completeIdempotencyKey(statements: Statements, recordId: string, status: number, body: unknown): Promise<void> {
   // `response_body` is json (not jsonb): the stored text is exactly this serialisation, replayed as is.
-  await database.$executeRaw`UPDATE idempotency_keys SET status = 'completed', response_status = ${status},
-    response_body = ${JSON.stringify(body)}::json WHERE id = ${recordId}`;
+  await statements.write(Prisma.sql`UPDATE idempotency_keys SET status = 'completed', response_status = ${status},
+    response_body = ${JSON.stringify(body)}::json WHERE id = ${recordId}`);
 }
 
 /** Gives the key back after a fault (5xx), so the client's retry can run the request. */

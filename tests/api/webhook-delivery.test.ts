@@ -20,6 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/service";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { statementsIn } from "@/lib/statements";
 import { recordEvents, renderEventBody, type EventType } from "@/lib/events/events";
 import { pruneExpiredEvents } from "@/lib/events/service";
 import type { Principal } from "@/lib/http/auth";
@@ -179,7 +180,7 @@ async function newPartner() {
 async function recordEventsAt(principal: Principal, types: EventType[], createdAt: Date = clock.now()): Promise<string[]> {
   return db().$transaction((transaction) =>
     recordEvents(
-      transaction,
+      statementsIn(transaction),
       types.map((type, index) => ({
         projectId: principal.projectId,
         environment: principal.environment,

@@ -17,10 +17,11 @@ import { serializeApplication } from "@/lib/applications/serialize";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
-import type { Application, Prisma } from "@/lib/generated/prisma/client";
+import { Prisma, type Application } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
+import { inBatchedTransaction } from "@/lib/statements";
 import { createTestProject } from "../../helpers/partner";
 
 const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
@@ -169,7 +170,7 @@ describe("the transition table", () => {
 describe("opening an application: (none) → created", () => {
   it("creates the row as created and writes application.created with it, in the caller's transaction", async () => {
     const data = openingData();
-    const opened = await db().$transaction((transaction) => openApplication(transaction, data, clock.now()));
+    const opened = await inBatchedTransaction((statements) => openApplication(statements, data, clock.now()));
 
     expect(opened).toMatchObject({ id: data.id, status: "created", createdAt: NOW, updatedAt: NOW });
     const stored = await reload(opened);
@@ -191,8 +192,10 @@ describe("opening an application: (none) → created", () => {
   it("writes neither the row nor the event when the caller's transaction fails afterwards", async () => {
     const data = openingData();
     await expect(
-      db().$transaction(async (transaction) => {
-        await openApplication(transaction, data, clock.now());
+      inBatchedTransaction(async (statements) => {
+        await openApplication(statements, data, clock.now());
+        // A read sends the queued writes, so the rollback has something to undo.
+        expect(await statements.rows(Prisma.sql`SELECT id FROM applications WHERE id = ${data.id}`)).toEqual([{ id: data.id }]);
         throw new Error("the caller fails after opening");
       }),
     ).rejects.toThrow("the caller fails after opening");

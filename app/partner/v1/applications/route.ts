@@ -11,6 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   POST: endpoint({
     body: createApplicationBodySchema,
     idempotent: true,
-    handler: async ({ principal, body, database }) => created(await createApplication(principal, body, database)),
+    batchedWrites: true,
+    handler: async ({ principal, body, statements }) => created(await createApplication(principal, body, statements)),
   }),
 });
