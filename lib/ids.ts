@@ -1,6 +1,6 @@
 // Prefixed identifiers (spec 2.1). The body is a ULID in lower-case Crockford base32: 10 characters of
 // millisecond time then 16 of randomness, so ids sort by creation time and cursors are stable.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomFillSync } from "node:crypto";
 import { clock } from "./clock";
 
 export const ID_PREFIXES = {
@@ -51,8 +51,18 @@ function encodeTime(milliseconds: number): string {
   return out;
 }
 
+// Random bytes are drawn from the system in blocks: one call per id cost more than the rest of making it.
+const randomBlock = Buffer.alloc(4096);
+let randomOffset = randomBlock.length;
+
 function freshRandom(): number[] {
-  return Array.from(randomBytes(RANDOM_LENGTH), (byte) => byte % 32);
+  if (randomOffset + RANDOM_LENGTH > randomBlock.length) {
+    randomFillSync(randomBlock);
+    randomOffset = 0;
+  }
+  const digits = Array.from(randomBlock.subarray(randomOffset, randomOffset + RANDOM_LENGTH), (byte) => byte % 32);
+  randomOffset += RANDOM_LENGTH;
+  return digits;
 }
 
 /** Increments the random part so ids made within one millisecond still sort in creation order. */

@@ -1,5 +1,15 @@
-// A response body that is already JSON text (PostgreSQL renders the hottest reads itself): sent as it is,
-// never parsed and serialised again.
+// A response body that is already JSON text (PostgreSQL renders the hottest reads itself; a cached catalogue
+// is rendered once): sent as it is, never parsed and serialised again.
+const encoder = new TextEncoder();
+
 export class RenderedJson {
+  #bytes: Uint8Array<ArrayBuffer> | undefined;
+
   constructor(readonly text: string) {}
+
+  /** The UTF-8 body, encoded once however many responses send it. */
+  get bytes(): Uint8Array<ArrayBuffer> {
+    this.#bytes ??= encoder.encode(this.text);
+    return this.#bytes;
+  }
 }

@@ -32,7 +32,7 @@ export interface Reply {
 export function toResponse(result: Reply | Response): Response {
   if (result instanceof Response) return result;
   if (result.body instanceof RenderedJson) {
-    return new Response(result.body.text, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
+    return new Response(result.body.bytes, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
   }
   return Response.json(result.body, { status: result.status, headers: result.headers });
 }

@@ -2,6 +2,7 @@
 // all from the one configuration, so they always reconcile.
 import { z } from "zod";
 import { ApiError, type ErrorDetail } from "../http/errors";
+import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
 import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency } from "./quotes";
 import type { PricingConfig } from "./schemas";
@@ -36,8 +37,7 @@ function assertInRange(problems: Array<ErrorDetail | null>): void {
   if (detail.length > 0) throw new ApiError("validation_failed", { detail });
 }
 
-export async function productCatalogue() {
-  const config = await getPricingConfig();
+function catalogueOf(config: PricingConfig) {
   return {
     currency: config.currency,
     products: {
@@ -95,6 +95,20 @@ export async function productCatalogue() {
     },
     pricing_version: config.version,
   };
+}
+
+// The catalogue changes only with the pricing configuration (re-read every few seconds), so each
+// configuration's catalogue is rendered once rather than on every request.
+const renderedCatalogues = new WeakMap<PricingConfig, RenderedJson>();
+
+export async function productCatalogue(): Promise<RenderedJson> {
+  const config = await getPricingConfig();
+  let rendered = renderedCatalogues.get(config);
+  if (!rendered) {
+    rendered = new RenderedJson(JSON.stringify(catalogueOf(config)));
+    renderedCatalogues.set(config, rendered);
+  }
+  return rendered;
 }
 
 export async function pricingConfiguration(): Promise<PricingConfig> {
