@@ -31,6 +31,23 @@ function connectionOptions(url: string): pg.PoolConfig {
   };
 }
 
+type ScriptRunner = { executeScript(script: string): Promise<void> };
+
+// The adapter runs a migration by splitting its script on every ";", which cuts a function body apart (quoted
+// or dollar-quoted). PostgreSQL's simple query protocol takes the whole script as one message, and runs it in
+// one implicit transaction.
+function runScriptsWhole<A extends ScriptRunner>(adapter: A): A {
+  const internals = adapter as unknown as { client: pg.Pool | pg.Client; onError(error: unknown): never };
+  adapter.executeScript = async (script) => {
+    try {
+      await internals.client.query(script);
+    } catch (error) {
+      internals.onError(error);
+    }
+  };
+  return adapter;
+}
+
 // The upstream shadow-database support spreads a connection string over the new database name (so the
 // "shadow" is the real database) and drops it while connections remain. This one owns its shadow database.
 class PrismaPgWithOwnShadow extends PrismaPg {
@@ -41,6 +58,10 @@ class PrismaPgWithOwnShadow extends PrismaPg {
     this.connection = connection;
   }
 
+  override async connect() {
+    return runScriptsWhole(await super.connect());
+  }
+
   override async connectToShadowDb() {
     const shadowName = `${this.connection.database}_shadow`;
     const admin = new pg.Client({ ...this.connection, database: "postgres" });
@@ -48,7 +69,7 @@ class PrismaPgWithOwnShadow extends PrismaPg {
     await admin.query(`DROP DATABASE IF EXISTS "${shadowName}" WITH (FORCE)`);
     await admin.query(`CREATE DATABASE "${shadowName}"`);
     await admin.end();
-    const shadow = await new PrismaPg({ ...this.connection, database: shadowName }).connect();
+    const shadow = runScriptsWhole(await new PrismaPg({ ...this.connection, database: shadowName }).connect());
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();

@@ -7,6 +7,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
+import { stopChangeFeed } from "./change-feed";
 import { config } from "./env";
 
 export type Database = PrismaClient;
@@ -78,6 +79,7 @@ export function connectFastLane(): Promise<pg.PoolClient> {
 }
 
 export async function disconnectDatabase(): Promise<void> {
+  await stopChangeFeed();
   const current = holder.__lendingDb;
   holder.__lendingDb = undefined;
   if (!current) return;

@@ -1,5 +1,6 @@
 // API key management for the partner API (spec 4.5, 3.6) and the OAuth client-secret endpoint (4.7).
 import type { z } from "zod";
+import { changeFeed } from "../change-feed";
 import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertEnvironment, type Principal } from "../http/auth";
@@ -85,8 +86,14 @@ export async function rollKey(principal: Principal, id: string, overlapHours: nu
     });
     const successor = await transaction.apiKey.create({ data: row });
     await transaction.apiKey.update({ where: { id }, data: { expiresAt: predecessorExpiresAt } });
+    forgetCachedKey(id);
     return { ...serializeKey(successor, now), secret, predecessor: predecessor.id, predecessor_expires_at: predecessorExpiresAt.toISOString() };
   });
+}
+
+/** Drops this process's cached copy of a key at once, ahead of the change notification to every process. */
+function forgetCachedKey(id: string): void {
+  changeFeed().announce("api_keys", id);
 }
 
 /** Revokes at once and for good. Tokens it already minted stay valid until they expire (spec 3.6). */
@@ -95,6 +102,7 @@ export async function revokeKey(principal: Principal, id: string) {
   const now = clock.now();
   if (key.status === "revoked") return serializeKey(key, now);
   const revoked = await db().apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: now } });
+  forgetCachedKey(id);
   return serializeKey(revoked, now);
 }
 

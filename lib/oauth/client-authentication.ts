@@ -2,6 +2,7 @@
 // `client_secret_post`, never both. The client id is the project's `svc_client_...`; the client secret is one
 // of its secret keys (`sk_sandbox_...` or `sk_live_...`), whose prefix selects the environment.
 import { z } from "zod";
+import { ListenedCache } from "../change-feed";
 import { clock } from "../clock";
 import { readRows } from "../db";
 import { Prisma, type ApiKey } from "../generated/prisma/client";
@@ -81,12 +82,20 @@ const UNKNOWN_CLIENT = "Unknown client or wrong client secret.";
 
 type PresentedKey = Pick<ApiKey, "id" | "projectId" | "type" | "environment" | "secretHash" | "status" | "expiresAt">;
 
-/** The key whose secret was presented, read fresh (a revoked key must fail at once) on the fast lane. */
-async function findKeyBySecret(secret: string): Promise<PresentedKey | undefined> {
-  const [key] = await readRows<PresentedKey>(Prisma.sql`SELECT id, project_id AS "projectId", type::text AS type,
-    environment::text AS environment, secret_hash AS "secretHash", status::text AS status, expires_at AS "expiresAt"
-    FROM api_keys WHERE secret_hash = ${hashSecret(secret)}`);
-  return key;
+// Keys by secret hash, so a token request costs no query. A revoked or rolled key still fails at once: any
+// change to a key drops it from every process's cache as it commits (lib/change-feed.ts), and a rolled key's
+// expiry is checked on every use.
+const presentedKeys = new ListenedCache<PresentedKey>("api_keys", { ttlMs: 5_000, maxEntries: 10_000, rowIdOf: (key) => key.id });
+
+/** The key whose secret was presented, on the fast lane. */
+function findKeyBySecret(secret: string): Promise<PresentedKey | undefined> {
+  const secretHash = hashSecret(secret);
+  return presentedKeys.read(secretHash, async () => {
+    const [key] = await readRows<PresentedKey>(Prisma.sql`SELECT id, project_id AS "projectId", type::text AS type,
+      environment::text AS environment, secret_hash AS "secretHash", status::text AS status, expires_at AS "expiresAt"
+      FROM api_keys WHERE secret_hash = ${secretHash}`);
+    return key;
+  });
 }
 
 export async function authenticateClient(request: Request, form: ClientCredentialsInput): Promise<AuthenticatedClient> {
@@ -96,8 +105,7 @@ export async function authenticateClient(request: Request, form: ClientCredentia
   if (kind.type === "publishable") {
     throw new OAuthError("invalid_client", "A publishable key cannot authenticate a client; use a secret key (sk_...).");
   }
-  // Its project comes from the few-second project cache that bearer checks use, so a token request costs one
-  // query (docs/performance.md).
+  // Its project comes from the project cache that bearer checks use.
   const found = await findKeyBySecret(secret);
   const project = found ? await readProjectState(found.projectId) : null;
   const key = found && project ? { ...found, project } : null;

@@ -1,6 +1,8 @@
 // The little a request needs to know about its project beyond the token: whether it is suspended and whether
-// its outstanding tokens were revoked; and, for the token endpoint, its client id and granted scopes. Cached per process for a few seconds so bearer checks stay off the
-// database on the hot path; writes here invalidate this process's copy immediately, others within the TTL.
+// its outstanding tokens were revoked; and, for the token endpoint, its client id and granted scopes. Cached
+// per process so bearer checks stay off the database on the hot path; a change to the project drops every
+// process's copy as it commits (lib/change-feed.ts).
+import { changeFeed, ListenedCache } from "../change-feed";
 import { db } from "../db";
 import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
@@ -17,11 +19,13 @@ export interface ProjectState {
   limitSettings: ProjectLimitSettings;
 }
 
-const cache = new Map<string, { state: ProjectState | null; expiresAt: number }>();
+const cache = new ListenedCache<ProjectState | null>("projects", { ttlMs: TTL_MS, maxEntries: 10_000 });
 
 export async function readProjectState(projectId: string): Promise<ProjectState | null> {
-  const hit = cache.get(projectId);
-  if (hit && hit.expiresAt > performance.now()) return hit.state;
+  return (await cache.read(projectId, () => loadProjectState(projectId))) ?? null;
+}
+
+async function loadProjectState(projectId: string): Promise<ProjectState | null> {
   const row = await db().project.findUnique({
     where: { id: projectId },
     select: {
@@ -38,7 +42,7 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
       rateLimitConcurrent: true,
     },
   });
-  const state: ProjectState | null = row
+  return row
     ? {
         id: row.id,
         clientId: row.clientId,
@@ -52,12 +56,11 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
         },
       }
     : null;
-  cache.set(projectId, { state, expiresAt: performance.now() + TTL_MS });
-  return state;
 }
 
+/** Drops this process's copy at once, ahead of the change notification. */
 export function forgetProjectState(projectId: string): void {
-  cache.delete(projectId);
+  changeFeed().announce("projects", projectId);
 }
 
 /** Whether a token issued at `issuedAtSeconds` predates a "revoke outstanding tokens" action. */
