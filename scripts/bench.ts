@@ -4,6 +4,8 @@
 //   - a bare node:http server returning the same products JSON.
 // The app runs as `npm start` runs it (production build, our HTTP server around Next) against a fresh
 // database (DATABASE_URL's server, or an embedded one), with RATE_LIMIT_SCALE raised so limits never refuse.
+// The server's event loop gets a core of its own; the load generator, the database's backends and the server's
+// other threads share the rest (`--unpinned` leaves placement to the scheduler; docs/performance.md, "Cores").
 // Throughput is taken at --connections (default 50), latency at 20 connections. Writes bench/results.json;
 // with --check, exits 1 when a budget (docs/performance.md) is missed.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,6 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import pg from "pg";
+import { pinMainThread, pinProcess, pinProcesses, planCores, type CorePlan } from "./cpu-affinity";
 import { applyMigrations, BENCH_DATABASE, databaseUrl, recreateDatabase, startEmbeddedPostgres } from "./database";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -54,6 +58,8 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     /** Write a CPU profile of the server to bench/profiles when it stops. */
     profile: { type: "boolean", default: false },
+    /** Leave every process where the scheduler puts it (see "Cores" in docs/performance.md). */
+    unpinned: { type: "boolean", default: false },
   },
 });
 const DURATION_SECONDS = Number(flags.duration);
@@ -142,9 +148,13 @@ async function load(baseUrl: string, target: Target, connections: number, durati
   return result;
 }
 
+/** Puts the processes on their cores (after a warm-up: it opens connections and may start threads). */
+type Placement = () => Promise<void>;
+
 /** Measures `target` alone: warm-up, throughput at --connections, then latency at 20 connections. */
-async function measure(baseUrl: string, target: Target): Promise<Measurement> {
+async function measure(baseUrl: string, target: Target, place: Placement): Promise<Measurement> {
   await warmUp(baseUrl, target);
+  await place();
   const throughput = await load(baseUrl, target, CONNECTIONS, DURATION_SECONDS);
   const latency = await load(baseUrl, target, LATENCY_CONNECTIONS, LATENCY_SECONDS);
   return {
@@ -171,8 +181,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * share its cores), so the two alternate in ROUNDS short runs each, and the target's share is its total over
  * the floor's total in the same rounds. p50 is the median round's, p99 the worst round's.
  */
-async function measureAgainstFloor(baseUrl: string, target: Target, floor: Target): Promise<Measurement & { floorRequestsPerSecond: number }> {
+async function measureAgainstFloor(baseUrl: string, target: Target, floor: Target, place: Placement): Promise<Measurement & { floorRequestsPerSecond: number }> {
   await warmUp(baseUrl, target);
+  await place();
   const roundSeconds = Math.max(1, Math.round(DURATION_SECONDS / ROUNDS));
   const floorRuns: number[] = [];
   const runs: autocannon.Result[] = [];
@@ -192,6 +203,18 @@ async function measureAgainstFloor(baseUrl: string, target: Target, floor: Targe
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0) + latency.non2xx,
     errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0) + latency.errors + latency.timeouts,
   };
+}
+
+/** The server processes of the bench database (the app's pooled connections). */
+async function databaseBackends(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 /** The bare baseline: node:http answering the same products JSON, in a process of its own. */
@@ -249,7 +272,9 @@ async function main(): Promise<boolean> {
   // 2. A production build, when there is none or the sources changed since.
   if (buildIsStale()) await run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], { ...process.env, NODE_ENV: "production" });
 
-  // 3. The app, as `npm start` runs it.
+  // 3. The app, as `npm start` runs it; this process (the load generator) off the server's core.
+  const plan = flags.unpinned ? null : planCores();
+  if (plan) pinProcess(process.pid, plan.otherCores);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
@@ -264,6 +289,12 @@ async function main(): Promise<boolean> {
   try {
     await waitForHttp(`${baseUrl}/healthz`, 120_000);
     serverPids = processTree(server.pid!);
+    let unmovedBackends = 0;
+    const place: Placement = async () => {
+      if (!plan) return;
+      pinMainThread(server.pid!, plan);
+      unmovedBackends = Math.max(unmovedBackends, pinProcesses(await databaseBackends(url), plan.otherCores));
+    };
 
     // 4. A live project on the platform tier, a token, and 100 applications to list and read.
     const { db, disconnectDatabase } = await import("../lib/db");
@@ -287,6 +318,9 @@ async function main(): Promise<boolean> {
     const barePort = await freePort();
     const bareServer = startBareServer(products, barePort);
     await waitForHttp(`http://127.0.0.1:${barePort}/`, 10_000);
+    const placeBareServer: Placement = async () => {
+      if (plan) pinProcess(bareServer.pid!, plan.serverCore);
+    };
     const targets: Target[] = [
       { name: "GET /public/v1/products", method: "GET", path: "/public/v1/products", minShareOfFloor: 0.9 },
       { name: "POST /partner/v1/oauth/token", method: "POST", path: "/partner/v1/oauth/token", headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials", minShareOfFloor: 0.6 },
@@ -295,12 +329,12 @@ async function main(): Promise<boolean> {
       { name: "GET /partner/v1/applications/{id}", method: "GET", path: `/partner/v1/applications/${applicationId}`, headers: bearer, minShareOfFloor: 0.65 },
     ];
     const floorTarget: Target = { name: "framework floor: GET /healthz", method: "GET", path: "/healthz" };
-    const floor = await measure(baseUrl, floorTarget);
-    const bareMeasurement = await measure(`http://127.0.0.1:${barePort}`, { name: "bare node:http (products JSON)", method: "GET", path: "/" });
+    const floor = await measure(baseUrl, floorTarget, place);
+    const bareMeasurement = await measure(`http://127.0.0.1:${barePort}`, { name: "bare node:http (products JSON)", method: "GET", path: "/" }, placeBareServer);
     bareServer.kill();
     const measured: (Measurement & { floorRequestsPerSecond: number })[] = [];
     for (const target of targets) {
-      if (!flags.only || target.name.includes(flags.only)) measured.push(await measureAgainstFloor(baseUrl, target, floorTarget));
+      if (!flags.only || target.name.includes(flags.only)) measured.push(await measureAgainstFloor(baseUrl, target, floorTarget, place));
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const rssAfterMb = rssMb(processTree(server.pid!));
@@ -328,12 +362,16 @@ async function main(): Promise<boolean> {
       ...rows.map((row) => `| ${row.name} | ${row.requestsPerSecond} | ${(row.shareOfFloor * 100).toFixed(0)}% | ${(row.shareOfBare * 100).toFixed(1)}% | ${row.p50Ms} | ${row.p99Ms} | ${row.p99At20Ms} | ${row.non2xx} | ${row.errors} |`),
     ].join("\n");
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+    const placement = plan
+      ? `server event loop on core ${plan.serverCore}; load generator, database backends and the server's other threads on core(s) ${plan.otherCores}` +
+        (unmovedBackends > 0 ? ` (${unmovedBackends} database backends could not be moved: run as their owner or root)` : "")
+      : "unpinned";
     const floorRange = `The floor as measured beside each hot path: ${floorRuns.join(", ")} req/s (each hot path's share is of the floor in its own rounds).`;
-    console.log(`\n${machine}; ${CONNECTIONS} connections for ${DURATION_SECONDS} s (p99 @20: 20 connections)\n\n${table}\n\n${floorRange}\nServer RSS: peak ${peakRssMb.toFixed(0)} MB, after the run ${rssAfterMb.toFixed(0)} MB`);
+    console.log(`\n${machine}; ${CONNECTIONS} connections for ${DURATION_SECONDS} s (p99 @20: 20 connections)\nCores: ${placement}\n\n${table}\n\n${floorRange}\nServer RSS: peak ${peakRssMb.toFixed(0)} MB, after the run ${rssAfterMb.toFixed(0)} MB`);
     mkdirSync(path.join(ROOT, "bench"), { recursive: true });
     writeFileSync(
       path.join(ROOT, "bench", "results.json"),
-      `${JSON.stringify({ ran_at: new Date().toISOString(), machine, connections: CONNECTIONS, duration_seconds: DURATION_SECONDS, floor_runs: floorRuns, rows, peak_rss_mb: Math.round(peakRssMb), rss_after_mb: Math.round(rssAfterMb), budget_failures: failures }, null, 2)}\n`,
+      `${JSON.stringify({ ran_at: new Date().toISOString(), machine, placement, connections: CONNECTIONS, duration_seconds: DURATION_SECONDS, floor_runs: floorRuns, rows, peak_rss_mb: Math.round(peakRssMb), rss_after_mb: Math.round(rssAfterMb), budget_failures: failures }, null, 2)}\n`,
     );
     if (failures.length > 0) console.log(`\nBudgets missed:\n  ${failures.join("\n  ")}`);
     else console.log("\nAll budgets met.");
