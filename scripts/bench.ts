@@ -248,7 +248,8 @@ function buildIsStale(): boolean {
   const buildId = path.join(ROOT, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const sources = ["app", "lib", "inngest"].map((directory) => newestModification(path.join(ROOT, directory)));
-  return Math.max(...sources) > statSync(buildId).mtimeMs;
+  const configuration = ["next.config.ts", "package.json"].map((file) => statSync(path.join(ROOT, file)).mtimeMs);
+  return Math.max(...sources, ...configuration) > statSync(buildId).mtimeMs;
 }
 
 /** Runs the bench; resolves to whether every budget was met. */
