@@ -24,7 +24,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const LATENCY_CONNECTIONS = 20;
 const WARM_UP_SECONDS = 5;
 const LATENCY_SECONDS = 5;
-/** Alternations of floor and hot path per measurement. */
+/** Runs of each hot path per measurement, each between two runs of the floor. */
 const ROUNDS = 3;
 
 interface Target {
@@ -63,6 +63,8 @@ const { values: flags } = parseArgs({
   },
 });
 const DURATION_SECONDS = Number(flags.duration);
+/** A hot path's --duration is split over its rounds. */
+const ROUND_SECONDS = Math.max(1, Math.round(DURATION_SECONDS / ROUNDS));
 const CONNECTIONS = Number(flags.connections);
 
 async function freePort(): Promise<number> {
@@ -178,18 +180,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * Measures `target` against the floor side by side: the machine's speed drifts within a run (other tenants
- * share its cores), so the two alternate in ROUNDS short runs each, and the target's share is its total over
- * the floor's total in the same rounds. p50 is the median round's, p99 the worst round's.
+ * share its cores), so the two alternate in ROUNDS short runs, floor first and last, and each target run is
+ * set against the mean of the floor runs on either side of it. The share is the median of those ratios, so
+ * one round caught by a change of pace does not decide it. p50 is the median round's, p99 the worst round's.
  */
-async function measureAgainstFloor(baseUrl: string, target: Target, floor: Target, place: Placement): Promise<Measurement & { floorRequestsPerSecond: number }> {
+async function measureAgainstFloor(baseUrl: string, target: Target, floor: Target, place: Placement): Promise<Measurement & { floorRequestsPerSecond: number; shareOfFloor: number }> {
   await warmUp(baseUrl, target);
   await place();
-  const roundSeconds = Math.max(1, Math.round(DURATION_SECONDS / ROUNDS));
-  const floorRuns: number[] = [];
+  const floorRuns = [(await load(baseUrl, floor, CONNECTIONS, ROUND_SECONDS)).requests.average];
   const runs: autocannon.Result[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    floorRuns.push((await load(baseUrl, floor, CONNECTIONS, roundSeconds)).requests.average);
-    runs.push(await load(baseUrl, target, CONNECTIONS, roundSeconds));
+    runs.push(await load(baseUrl, target, CONNECTIONS, ROUND_SECONDS));
+    floorRuns.push((await load(baseUrl, floor, CONNECTIONS, ROUND_SECONDS)).requests.average);
   }
   const latency = await load(baseUrl, target, LATENCY_CONNECTIONS, LATENCY_SECONDS);
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -197,6 +199,7 @@ async function measureAgainstFloor(baseUrl: string, target: Target, floor: Targe
     name: target.name,
     requestsPerSecond: Math.round(mean(runs.map((run) => run.requests.average))),
     floorRequestsPerSecond: Math.round(mean(floorRuns)),
+    shareOfFloor: median(runs.map((run, round) => run.requests.average / mean([floorRuns[round]!, floorRuns[round + 1]!]))),
     p50Ms: median(runs.map((run) => run.latency.p50)),
     p99Ms: Math.max(...runs.map((run) => run.latency.p99)),
     p99At20Ms: latency.latency.p99,
@@ -333,7 +336,7 @@ async function main(): Promise<boolean> {
     const floor = await measure(baseUrl, floorTarget, place);
     const bareMeasurement = await measure(`http://127.0.0.1:${barePort}`, { name: "bare node:http (products JSON)", method: "GET", path: "/" }, placeBareServer);
     bareServer.kill();
-    const measured: (Measurement & { floorRequestsPerSecond: number })[] = [];
+    const measured: (Measurement & { floorRequestsPerSecond: number; shareOfFloor: number })[] = [];
     for (const target of targets) {
       if (!flags.only || target.name.includes(flags.only)) measured.push(await measureAgainstFloor(baseUrl, target, floorTarget, place));
     }
@@ -345,7 +348,7 @@ async function main(): Promise<boolean> {
     const meanFloor = Math.round(floorRuns.reduce((sum, value) => sum + value, 0) / floorRuns.length);
     const rows = [{ ...floor, floorRequestsPerSecond: floor.requestsPerSecond }, { ...bareMeasurement, floorRequestsPerSecond: meanFloor }, ...measured].map((row) => ({
       ...row,
-      shareOfFloor: row.requestsPerSecond / row.floorRequestsPerSecond,
+      shareOfFloor: "shareOfFloor" in row ? row.shareOfFloor : row.requestsPerSecond / row.floorRequestsPerSecond,
       shareOfBare: row.requestsPerSecond / bareMeasurement.requestsPerSecond,
     }));
     const failures: string[] = [];
@@ -367,7 +370,7 @@ async function main(): Promise<boolean> {
       ? `server event loop on core ${plan.serverCore}; load generator, database backends and the server's other threads on core(s) ${plan.otherCores}` +
         (unmovedBackends > 0 ? ` (${unmovedBackends} database backends could not be moved: run as their owner or root)` : "")
       : "unpinned";
-    const floorRange = `The floor as measured beside each hot path: ${floorRuns.join(", ")} req/s (each hot path's share is of the floor in its own rounds).`;
+    const floorRange = `The floor as measured beside each hot path: ${floorRuns.join(", ")} req/s (each hot path's share is the median of its rounds' ratios to the floor runs either side).`;
     console.log(`\n${machine}; ${CONNECTIONS} connections for ${DURATION_SECONDS} s (p99 @20: 20 connections)\nCores: ${placement}\n\n${table}\n\n${floorRange}\nServer RSS: peak ${peakRssMb.toFixed(0)} MB, after the run ${rssAfterMb.toFixed(0)} MB`);
     mkdirSync(path.join(ROOT, "bench"), { recursive: true });
     writeFileSync(

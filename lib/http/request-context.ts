@@ -73,7 +73,7 @@ export function errorResponse(thrown: unknown, context: RequestContext, format: 
   const correlationId = newId("correlation");
   let error = thrown;
   if (isDatabaseUnavailable(thrown)) {
-    log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname });
+    log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname, ...describeError(thrown) });
     error =
       format === "oauth"
         ? new OAuthError("temporarily_unavailable", "The service is briefly unavailable; retry shortly.", { "Retry-After": "1" })
