@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { pinMainThread, pinProcess, pinProcesses, planCores, type CorePlan } from "./cpu-affinity";
+import { pinMainThread, pinProcess, pinProcesses, planCores } from "./cpu-affinity";
 import { applyMigrations, BENCH_DATABASE, databaseUrl, recreateDatabase, startEmbeddedPostgres } from "./database";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -179,6 +179,7 @@ async function warmUp(baseUrl: string, target: Target): Promise<void> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /**
  * Measures `target` against the floor side by side: the machine's speed drifts within a run (other tenants
@@ -196,7 +197,6 @@ async function measureAgainstFloor(baseUrl: string, target: Target, floor: Targe
     floorRuns.push((await load(baseUrl, floor, CONNECTIONS, ROUND_SECONDS)).requests.average);
   }
   const latency = await load(baseUrl, target, LATENCY_CONNECTIONS, LATENCY_SECONDS);
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return {
     name: target.name,
     requestsPerSecond: Math.round(mean(runs.map((run) => run.requests.average))),
@@ -355,7 +355,7 @@ async function main(): Promise<boolean> {
 
     // 6. Report.
     const floorRuns = [floor.requestsPerSecond, ...measured.map((row) => row.floorRequestsPerSecond)];
-    const meanFloor = Math.round(floorRuns.reduce((sum, value) => sum + value, 0) / floorRuns.length);
+    const meanFloor = Math.round(mean(floorRuns));
     const rows = [{ ...floor, floorRequestsPerSecond: floor.requestsPerSecond }, { ...bareMeasurement, floorRequestsPerSecond: meanFloor }, ...measured].map((row) => ({
       ...row,
       shareOfFloor: "shareOfFloor" in row ? row.shareOfFloor : row.requestsPerSecond / row.floorRequestsPerSecond,
