@@ -1,5 +1,6 @@
 // The admin CLI: `npm run --silent cli -- <command> [options]`. Talks to the same database as the app.
 // Exit codes: 0 success, 1 failure, 2 usage error (unknown command, bad flag or value).
+import "../scripts/require-node";
 import { openDatabase, parseCommandLine, UsageError, type Command } from "./cli-kit";
 import { applicationShow } from "./commands/application";
 import { cmsList, cmsPublish, cmsPut, cmsUnpublish } from "./commands/cms";

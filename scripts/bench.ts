@@ -8,7 +8,8 @@
 // other threads share the rest (`--unpinned` leaves placement to the scheduler; docs/performance.md, "Cores").
 // Throughput is taken at --connections (default 50), latency at 20 connections. Writes bench/results.json;
 // with --check, exits 1 when a budget (docs/performance.md) is missed.
-import { spawn, type ChildProcess } from "node:child_process";
+import "./require-node";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -62,12 +63,15 @@ const { values: flags } = parseArgs({
     profile: { type: "boolean", default: false },
     /** Leave every process where the scheduler puts it (see "Cores" in docs/performance.md). */
     unpinned: { type: "boolean", default: false },
+    /** Run the server and the bare baseline on this node binary instead of the project's (a runtime comparison). */
+    node: { type: "string" },
   },
 });
 const DURATION_SECONDS = Number(flags.duration);
 /** A hot path's --duration is split over its rounds. */
 const ROUND_SECONDS = Math.max(1, Math.round(DURATION_SECONDS / ROUNDS));
 const CONNECTIONS = Number(flags.connections);
+const SERVER_NODE = flags.node ?? process.execPath;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -225,7 +229,7 @@ async function databaseBackends(url: string): Promise<number[]> {
 /** The bare baseline: node:http answering the same products JSON, in a process of its own. */
 function startBareServer(body: string, port: number): ChildProcess {
   const source = `require("node:http").createServer((q, s) => { s.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(B) }); s.end(B); }).listen(${port}, "127.0.0.1");`;
-  return spawn(process.execPath, ["-e", `const B = ${JSON.stringify(body)};${source}`], { stdio: "ignore" });
+  return spawn(SERVER_NODE, ["-e", `const B = ${JSON.stringify(body)};${source}`], { stdio: "ignore" });
 }
 
 /**
@@ -284,9 +288,9 @@ async function main(): Promise<boolean> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
-  const server = spawn(process.execPath, [...profiling, ...npmStartArguments()], {
+  const server = spawn(SERVER_NODE, [...profiling, ...npmStartArguments()], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, SKIP_SEED: "true", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, SKIP_SEED: "true", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   let peakRssMb = 0;
@@ -375,7 +379,7 @@ async function main(): Promise<boolean> {
       `|---|---|---|---|---|---|---|---|---|`,
       ...rows.map((row) => `| ${row.name} | ${row.requestsPerSecond} | ${(row.shareOfFloor * 100).toFixed(0)}% | ${(row.shareOfBare * 100).toFixed(1)}% | ${row.p50Ms} | ${row.p99Ms} | ${row.p99At20Ms} | ${row.non2xx} | ${row.errors} |`),
     ].join("\n");
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, server on Node ${execFileSync(SERVER_NODE, ["-p", "process.version"], { encoding: "utf8" }).trim()}`;
     const placement = plan
       ? `server event loop on core ${plan.serverCore}; load generator, database backends and the server's other threads on core(s) ${plan.otherCores}` +
         (unmovedBackends > 0 ? ` (${unmovedBackends} database backends could not be moved: run as their owner or root)` : "")

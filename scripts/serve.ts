@@ -1,6 +1,7 @@
 // `npm run dev` / `npm start`: validate configuration, find the database (embedded PostgreSQL under .data/
 // when DATABASE_URL is unset), apply migrations, seed the demo project, then serve Next.js from our HTTP
 // server (scripts/http-server.ts). The app never serves on an unmigrated schema.
+import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,6 @@
 // `npm test`: every suite. Unit, API and CLI tests (vitest) against a real PostgreSQL, then the end-to-end
 // tests (Playwright, Debian's Chromium) against a production build. Ends with one line: "N passed, N failed".
+import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";

@@ -17,8 +17,8 @@ afterEach(() => {
 
 const storedVersions = async () => (await db().pricingConfig.findMany({ orderBy: { version: "asc" }, select: { version: true } })).map((row) => row.version);
 
-// The tests build on one another: version 1, then 2, then a third written around the cache.
-describe.sequential("the versioned pricing configuration", () => {
+// The tests build on one another (a file's tests run in order): version 1, then 2, then a third written around the cache.
+describe("the versioned pricing configuration", () => {
   it("creates version 1 from the defaults the first time it is read", async () => {
     freezeClock("2030-01-01T09:00:00.000Z");
     expect(await storedVersions()).toEqual([]);
