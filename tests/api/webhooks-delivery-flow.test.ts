@@ -84,6 +84,8 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   const cli = spawn(path.resolve("node_modules/.bin/tsx"), ["bin/cli.ts", "listen", "--forward-to", receiverUrl, "--api-url", server.url, "--max-events", "3", "--events", "application.created,application.submitted,decision.completed"], {
     env: { ...process.env, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
   });
+  // Listened for at once: with --max-events the forwarder may finish before the checks below do.
+  const exited = once(cli, "exit");
   let output = "";
   cli.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   cli.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -119,7 +121,7 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   const decision = platformDeliveries.find((event) => event.type === "decision.completed")!;
   expect(Object.keys(decision.data.object).sort()).toEqual(["application_id", "approved_amount_pence", "apr_bps", "id", "object", "outcome", "reference"]);
 
-  const [code] = (await once(cli, "exit")) as [number];
+  const [code] = (await exited) as [number];
   expect(code).toBe(0);
   const forwardedLines = output.split("\n").filter((line) => line.includes("-->"));
   expect(forwardedLines.map((line) => /--> ([\w.]+)/.exec(line)![1])).toEqual(["application.created", "application.submitted", "decision.completed"]);
