@@ -1,9 +1,5 @@
-// The one Prisma client, over one pg pool per process (driver adapter; no query-engine binary), and a fast
-// lane on the same pool for the few hottest queries.
-//
-// Why the fast lane: Prisma's Rust-free client compiles every ORM call in WebAssembly on the request's thread,
-// about 0.5 ms of CPU per query here; a hand-written query through `$queryRaw` costs about 0.13 ms, and the
-// same query on the pool directly about 0.04 ms (docs/performance.md). Everything else uses the ORM.
+// The one Prisma client, over one pg pool per process (driver adapter; no query-engine binary). Prisma is the
+// way to the database; the fast lane (lib/fast-lane.ts) shares the pool for the few measured hot paths.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
@@ -43,42 +39,27 @@ export function db(): PrismaClient {
   return connection().prisma;
 }
 
+/** The pool Prisma's adapter uses: only the fast lane (lib/fast-lane.ts) reaches it directly. */
+export function sharedPool(): pg.Pool {
+  return connection().pool;
+}
+
 /**
- * The fast lane: runs a hand-written query on the shared pool, outside any transaction. For the hottest reads
- * only; values come back as `pg` parses them (timestamptz as Date, json as objects; cast enums to text and
- * never select int8, which would come back as a string).
+ * A kind of transaction an idempotent endpoint's handler runs in (lib/http/idempotent-handler.ts): Prisma's,
+ * or the application create's batched one (lib/applications/batched-transaction.ts).
  */
-export async function readRows<T>(query: Prisma.Sql): Promise<T[]> {
-  return (await connection().pool.query<T & pg.QueryResultRow>(prepared(query))).rows;
+export interface TransactionKind<T> {
+  run<R>(work: (transaction: T) => Promise<R>): Promise<R>;
+  /** Runs one statement inside the transaction (an Idempotency-Key's outcome). */
+  write(transaction: T, statement: Prisma.Sql): Promise<void>;
 }
 
-/** The fast lane for a statement: the number of rows it touched. */
-export async function execute(query: Prisma.Sql): Promise<number> {
-  return (await connection().pool.query(prepared(query))).rowCount ?? 0;
-}
-
-// Fast-lane queries run as named prepared statements: PostgreSQL plans each text once per connection instead
-// of on every call (planning the list query cost more than running it). The texts are a handful per query
-// (one per combination of filters); past a bound, further texts run unnamed.
-const statementNames = new Map<string, string>();
-const MAX_PREPARED_STATEMENTS = 256;
-
-function prepared(query: Prisma.Sql): pg.QueryConfig {
-  const text = query.text;
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `fast_lane_${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  // Dates go as ISO 8601 text (every timestamp column is timestamptz): pg's own Date formatting, in local time
-  // with an offset, cost more than the rest of binding a create's values.
-  return { name, text, values: query.values.map((value) => (value instanceof Date ? value.toISOString() : value)) };
-}
-
-/** A connection of the fast lane's pool, for a transaction of hand-written statements (lib/statements.ts). */
-export function connectFastLane(): Promise<pg.PoolClient> {
-  return connection().pool.connect();
-}
+export const prismaTransaction: TransactionKind<Prisma.TransactionClient> = {
+  run: (work) => db().$transaction(work),
+  write: async (transaction, statement) => {
+    await transaction.$executeRaw(statement);
+  },
+};
 
 export async function disconnectDatabase(): Promise<void> {
   await stopChangeFeed();

@@ -9,10 +9,10 @@
 //   - Withdraw is allowed from every state before `funded` except `expired`: an expired application is already
 //     closed (409 `conflict`), and a declined one can still be withdrawn, which stops any further refresh.
 //   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`).
-import { Prisma, type Application } from "../generated/prisma/client";
-import { ApiError } from "../http/errors";
+// An application starts `created`, with its `application.created` event: lib/applications/create.ts opens it.
+import type { Application, Prisma } from "../generated/prisma/client";
+import { ApiError } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
-import { statementsIn, type Statements } from "../statements";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
 
@@ -100,58 +100,11 @@ export async function transitionApplication(
   });
   const applicationObject = serializeApplication(updated);
   await recordEvents(
-    statementsIn(transaction),
+    transaction,
     rule.events.map((type) => {
       const object = type.startsWith("application.") ? applicationObject : options.eventObjects![type]!;
       return { projectId: updated.projectId, environment: updated.environment, type, object, createdAt: options.now };
     }),
   );
   return updated;
-}
-
-type OptionalOnOpening = "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "metadata";
-
-/** What opening an application takes; the journey and decisioning fill in the rest later. */
-export type NewApplication = Pick<
-  Application,
-  "id" | "projectId" | "environment" | "companyNumber" | "companyName" | "companyKind" | "incorporatedOn" | "amountPence" | "termMonths" | "handoffToken" | "expiresAt"
-> & Partial<Pick<Application, OptionalOnOpening>>;
-
-/** The first row of the table: a new application, `created`, with its `application.created` event. */
-export async function openApplication(statements: Statements, data: NewApplication, now: Date): Promise<Application> {
-  const application: Application = {
-    purpose: null,
-    reference: null,
-    applicantEmail: null,
-    applicantFirstName: null,
-    redirectUri: null,
-    introductionId: null,
-    metadata: {},
-    ...data,
-    status: "created",
-    decisionId: null,
-    declaredAnnualTurnoverPence: null,
-    consentedAt: null,
-    submittedAt: null,
-    withdrawnAt: null,
-    withdrawalReason: null,
-    fundedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  // Hand-written rather than application.create: this is the create endpoint's write, and Prisma's ORM calls
-  // cost several times a raw statement's CPU (docs/performance.md). The columns left out are all null.
-  await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
-    company_name, company_kind, incorporated_on, amount_pence, term_months, purpose, reference, applicant_email,
-    applicant_first_name, redirect_uri, introduction_id, metadata, handoff_token, expires_at, created_at, updated_at)
-    VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
-    ${application.companyNumber}, ${application.companyName}, ${application.companyKind}::"CompanyKind",
-    ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
-    ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
-    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId},
-    ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
-  await recordEvents(statements, [
-    { projectId: application.projectId, environment: application.environment, type: "application.created", object: serializeApplication(application), createdAt: now },
-  ]);
-  return application;
 }

@@ -2,16 +2,13 @@
 // contacts are for payments and never leave the platform.
 import { clock } from "../clock";
 import { db } from "../db";
+import { wholeList } from "../http/pagination";
 import { newId } from "../ids";
 
 export async function listAcceptedBillers() {
   const billers = await db().biller.findMany({ where: { accepted: true }, orderBy: [{ category: "asc" }, { name: "asc" }], select: { id: true, name: true, category: true } });
-  return {
-    object: "list" as const,
-    data: billers.map((biller) => ({ id: biller.id, object: "biller" as const, name: biller.name, category: biller.category })),
-    has_more: false,
-    url: "/public/v1/slice/billers",
-  };
+  const data = billers.map((biller) => ({ id: biller.id, object: "biller" as const, name: biller.name, category: biller.category }));
+  return wholeList(data, "/public/v1/slice/billers");
 }
 
 const SEED_BILLERS = [

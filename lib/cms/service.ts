@@ -2,7 +2,7 @@
 // public ring. HTML is rendered and sanitised once, when a page is saved, so reads serve stored HTML as is.
 import { clock } from "../clock";
 import { db, type DatabaseClient } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { parseWith } from "../http/validation";
 import { renderMarkdown, sanitizePageHtml } from "./sanitize";
 import { cmsPageKeySchema, savePageInputSchema, type CmsPageFormat, type SavePageInput } from "./schemas";

@@ -3,9 +3,9 @@
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { canTransition, lockApplication, transitionApplication, type ApplicationTrigger } from "../applications/state-machine";
 import { clock } from "../clock";
-import { db } from "../db";
-import { assertEnvironment, type Principal } from "../http/auth";
-import { ApiError } from "../http/errors";
+import { db, type DatabaseClient } from "../db";
+import { assertSameEnvironment, type Tenant } from "../tenant";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
 import { decisionEventObject, serializeDecision } from "./serialize";
@@ -117,15 +117,15 @@ export async function countApplicationsAwaitingDecision(): Promise<number> {
   return db().application.count({ where: { OR: [{ status: "submitted" }, { status: "in_review", decision: { is: null } }] } });
 }
 
-export async function getOwnDecisionOrThrow(principal: Principal, id: string, database: Prisma.TransactionClient | ReturnType<typeof db> = db()) {
-  const decision = await database.decision.findFirst({ where: { id, projectId: principal.projectId }, include: { application: true } });
+export async function getOwnDecisionOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()) {
+  const decision = await database.decision.findFirst({ where: { id, projectId: tenant.projectId }, include: { application: true } });
   if (!decision) throw new ApiError("not_found", { message: `No such decision: ${id}.` });
-  assertEnvironment(principal, { livemode: decision.environment === "live" });
+  assertSameEnvironment(tenant, decision);
   return decision;
 }
 
-export async function retrieveDecision(principal: Principal, id: string) {
-  const decision = await getOwnDecisionOrThrow(principal, id);
+export async function retrieveDecision({ tenant, id }: { tenant: Tenant; id: string }) {
+  const decision = await getOwnDecisionOrThrow(tenant, id);
   return serializeDecision(decision, decision.application);
 }
 
@@ -137,8 +137,8 @@ function assertUnlocked(decision: Decision): void {
  * Re-runs the engine on the application's current data. The decision keeps its id and gains a version; each
  * version fires `decision.completed`, so the event history holds every outcome.
  */
-export async function refreshDecision(principal: Principal, id: string) {
-  const { applicationId } = await getOwnDecisionOrThrow(principal, id);
+export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: string }) {
+  const { applicationId } = await getOwnDecisionOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const application = (await lockApplication(transaction, { id: applicationId }))!;
     // Read under the application's lock: a concurrent refresh or lock has finished by now.

@@ -3,7 +3,7 @@
 // `unknown_field`), then `form` (`form_required`), `email` (`invalid_email`), `dept` (`invalid_dept`), the size
 // of `fields` (`payload_too_large`), and anything else (`validation_failed`). Each lists its fields in `detail`.
 import { z } from "zod";
-import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { validationError } from "../http/validation";
 
 export const ENQUIRY_FORMS = ["enquiry", "lead", "complaint"] as const;

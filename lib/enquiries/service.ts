@@ -2,17 +2,16 @@
 // `enquiry.created` event (a platform event: no project, never delivered to partners) carries only the
 // enquiry object, written in the same transaction so neither exists without the other.
 import { clock } from "../clock";
-import { inTransaction, type DatabaseClient } from "../db";
+import { db, inTransaction, type DatabaseClient } from "../db";
 import { recordEvents } from "../events/events";
 import { newId } from "../ids";
-import { statementsIn } from "../statements";
 import { DEFAULT_DEPARTMENTS, type CreateEnquiryBody } from "./schemas";
 import { serializeEnquiry } from "./serialize";
 
-export async function createEnquiry(options: { input: CreateEnquiryBody; database: DatabaseClient }) {
-  const { input } = options;
+export async function createEnquiry(options: { input: CreateEnquiryBody; transaction?: DatabaseClient }) {
+  const { input, transaction: database = db() } = options;
   const now = clock.now();
-  return inTransaction(options.database, async (transaction) => {
+  return inTransaction(database, async (transaction) => {
     const enquiry = await transaction.enquiry.create({
       data: {
         id: newId("enquiry"),
@@ -26,7 +25,7 @@ export async function createEnquiry(options: { input: CreateEnquiryBody; databas
       },
     });
     const object = serializeEnquiry(enquiry);
-    await recordEvents(statementsIn(transaction), [{ projectId: null, environment: "live", type: "enquiry.created", object, createdAt: now }]);
+    await recordEvents(transaction, [{ projectId: null, environment: "live", type: "enquiry.created", object, createdAt: now }]);
     return object;
   });
 }

@@ -1,9 +1,8 @@
 // The event store's write side (spec 6). An event is written once, in the transaction of the change that
 // caused it, with `data.object` frozen as the resource was at that moment; the events API and webhook delivery
 // read these rows and never rebuild an object after the fact.
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import type { Statements } from "../statements";
 import type { KeyEnvironment } from "../keys/secrets";
 import { scheduleDeliveries } from "../webhooks/deliveries";
 
@@ -48,13 +47,19 @@ export interface NewEvent {
   createdAt: Date;
 }
 
-/**
- * Writes events, and a pending delivery for each enabled webhook endpoint subscribed to them; pass the
- * statements of the transaction that makes the change they report, so the change, its events and their deliveries commit
- * together or not at all. Returns the event ids in order.
- */
-export async function recordEvents(statements: Statements, events: NewEvent[]): Promise<string[]> {
-  const rows = events.map((event) => ({
+/** An event as stored: what `recordEvents` writes, and the application create's batched transaction too. */
+export interface EventRow {
+  id: string;
+  projectId: string | null;
+  environment: KeyEnvironment;
+  type: EventType;
+  apiVersion: string;
+  object: object;
+  createdAt: Date;
+}
+
+export function eventRows(events: readonly NewEvent[]): EventRow[] {
+  return events.map((event) => ({
     id: newId("event"),
     projectId: event.projectId,
     environment: event.environment,
@@ -63,13 +68,18 @@ export async function recordEvents(statements: Statements, events: NewEvent[]): 
     object: event.object,
     createdAt: event.createdAt,
   }));
+}
+
+/**
+ * Writes events, and a pending delivery for each enabled webhook endpoint subscribed to them, in `transaction`:
+ * pass the transaction that makes the change they report, so the change, its events and their deliveries
+ * commit together or not at all. Returns the event ids in order.
+ */
+export async function recordEvents(transaction: Prisma.TransactionClient, events: readonly NewEvent[]): Promise<string[]> {
+  const rows = eventRows(events);
   if (rows.length === 0) return [];
-  // Hand-written: events are written by every create and move, and Prisma's ORM calls cost several times a
-  // raw statement's CPU (docs/performance.md).
-  await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
-    VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
-      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
-  await scheduleDeliveries(statements, rows);
+  await transaction.event.createMany({ data: rows });
+  await scheduleDeliveries(transaction, rows);
   return rows.map((row) => row.id);
 }
 

@@ -4,8 +4,8 @@ import type { z } from "zod";
 import { clock } from "../clock";
 import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
-import { assertEnvironment, type Principal } from "../http/auth";
-import { ApiError } from "../http/errors";
+import { assertSameEnvironment, type Tenant } from "../tenant";
+import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { newId } from "../ids";
 import { subscribesTo } from "../webhooks/deliveries";
@@ -14,11 +14,11 @@ import { renderEventBody, serializeEvent, type EventType } from "./events";
 
 export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 
-export async function listEvents(options: { principal: Principal; query: z.output<typeof listEventsQuerySchema>; url: string }) {
-  const { principal, query } = options;
+export async function listEvents(options: { tenant: Tenant; query: z.output<typeof listEventsQuerySchema>; url: string }) {
+  const { tenant, query } = options;
   const where: Prisma.EventWhereInput = {
-    projectId: principal.projectId,
-    environment: principal.environment,
+    projectId: tenant.projectId,
+    environment: tenant.environment,
     ...(query.type ? { type: query.type } : {}),
     ...(query.created_after ? { createdAt: { gt: query.created_after } } : {}),
   };
@@ -27,30 +27,31 @@ export async function listEvents(options: { principal: Principal; query: z.outpu
     page: query satisfies PageRequest,
     url: options.url,
     fetch: (window) => db().event.findMany({ where: { AND: [where, window.id ? { id: window.id } : {}] }, orderBy: window.orderBy, take: window.take }),
-    exists: async (id) => (await db().event.count({ where: { id, projectId: principal.projectId, environment: principal.environment } })) === 1,
+    exists: async (id) => (await db().event.count({ where: { id, projectId: tenant.projectId, environment: tenant.environment } })) === 1,
     serialize: (event) => serializeEvent(event),
   });
 }
 
-async function getOwnEventOrThrow(principal: Principal, id: string): Promise<Event> {
-  const event = await db().event.findFirst({ where: { id, projectId: principal.projectId } });
+async function getOwnEventOrThrow(tenant: Tenant, id: string): Promise<Event> {
+  const event = await db().event.findFirst({ where: { id, projectId: tenant.projectId } });
   if (!event) throw new ApiError("not_found", { message: `No such event: ${id}.` });
-  assertEnvironment(principal, { livemode: event.environment === "live" });
+  assertSameEnvironment(tenant, event);
   return event;
 }
 
-export async function retrieveEvent(principal: Principal, id: string) {
-  return serializeEvent(await getOwnEventOrThrow(principal, id));
+export async function retrieveEvent({ tenant, id }: { tenant: Tenant; id: string }) {
+  return serializeEvent(await getOwnEventOrThrow(tenant, id));
 }
 
 /**
  * Queues the event again, with its original id and body (signed afresh at sending), to one endpoint or to
  * every enabled endpoint subscribed to its type. Answers what was queued.
  */
-export async function replayEvent(principal: Principal, id: string, endpointId: string | undefined, database: DatabaseClient = db()) {
-  const event = await getOwnEventOrThrow(principal, id);
+export async function replayEvent(options: { tenant: Tenant; id: string; endpointId?: string; transaction?: DatabaseClient }) {
+  const { tenant, id, endpointId, transaction: database = db() } = options;
+  const event = await getOwnEventOrThrow(tenant, id);
   const endpoints = await db().webhookEndpoint.findMany({
-    where: { projectId: principal.projectId, environment: principal.environment, ...(endpointId ? { id: endpointId } : { status: "enabled" }) },
+    where: { projectId: tenant.projectId, environment: tenant.environment, ...(endpointId ? { id: endpointId } : { status: "enabled" }) },
   });
   if (endpointId) {
     const [endpoint] = endpoints;
@@ -63,7 +64,7 @@ export async function replayEvent(principal: Principal, id: string, endpointId: 
     id: newId("webhookDelivery"),
     endpointId: endpoint.id,
     eventId: event.id,
-    projectId: principal.projectId,
+    projectId: tenant.projectId,
     replay: true,
     nextAttemptAt: now,
     createdAt: now,
@@ -90,8 +91,9 @@ const STREAM_HEARTBEAT_MS = 15_000;
  * Server-sent events of the caller's new events, oldest first, from now (or after `Last-Event-ID`): each frame
  * is `id: evt_…`, `event: <type>`, `data: <the body a webhook would carry>`. For the CLI forwarder.
  */
-export async function streamEvents(principal: Principal, options: { types?: EventType[]; lastEventId: string | null; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
-  const scope = { projectId: principal.projectId, environment: principal.environment };
+export async function streamEvents(options: { tenant: Tenant; types?: EventType[]; lastEventId: string | null; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
+  const { tenant } = options;
+  const scope = { projectId: tenant.projectId, environment: tenant.environment };
   let cursor = options.lastEventId;
   if (!cursor) cursor = (await db().event.findFirst({ where: scope, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "evt_";
   const encoder = new TextEncoder();
@@ -104,7 +106,7 @@ export async function streamEvents(principal: Principal, options: { types?: Even
   options.signal.addEventListener("abort", stop);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`: streaming events of ${principal.projectId} (${principal.environment})\nretry: 1000\n\n`));
+      controller.enqueue(encoder.encode(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n\n`));
       let sinceHeartbeat = 0;
       const poll = async () => {
         if (stopped) return;

@@ -1,10 +1,11 @@
 // Admission: everything a request must pass before its input is read. Partner routes authenticate the bearer
 // token (a local signature check, so it can come first), spend from the project's rate-limit buckets, then have
 // their scope checked; a request without a valid token is metered per client address before its 401 is sent.
-// The public ring is metered per address. The OAuth endpoints (no scope) meter themselves, per client id.
+// The public ring is metered per address. The OAuth endpoints (scope `null`) take no bearer token: their own
+// sub-limits (per client id or address) are declared on their endpoint configs.
 import type { PartnerScope } from "../oauth/scopes";
 import { assertScope, authenticateBearer, type Principal } from "./auth";
-import type { Ring } from "./errors";
+import type { Ring } from "../errors";
 import { meterAnonymousPartnerRequest, meterPartnerRequest, meterPublicRequest } from "./metering";
 import type { RequestContext } from "./request-context";
 

@@ -5,7 +5,7 @@ import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
 import { isRevokedByProject, readProjectState } from "../projects/project-state";
 import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
-import { ApiError, type ErrorCode } from "./errors";
+import { ApiError, type ErrorCode } from "../errors";
 
 export interface Principal {
   projectId: string;

@@ -1,6 +1,6 @@
 // Reads a request body within the size cap and decodes it. Every failure is a typed 4xx, never a 500.
-import { ApiError } from "./errors";
-import type { Ring } from "./errors";
+import { ApiError } from "../errors";
+import type { Ring } from "../errors";
 
 export type BodyFormat = "json" | "form";
 

@@ -2,7 +2,7 @@
 // origin; POST endpoints (consent, enquiries, support chat) accept only the platform's own site origins
 // (BASE_URL and CORS_ALLOWED_ORIGINS), so another site cannot post forms in a visitor's browser.
 import { config } from "../env";
-import type { Ring } from "./errors";
+import type { Ring } from "../errors";
 
 const ALLOWED_HEADERS = "Content-Type, Idempotency-Key";
 const EXPOSED_HEADERS = "X-Request-Id, X-Service-Correlation-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After";

@@ -2,12 +2,13 @@
 // not per key) and take a concurrency slot before their body is parsed; a route's sub-limit is spent just
 // before its handler; requests without a valid token and the public ring are limited per client address.
 import { config } from "../env";
-import { ANONYMOUS_PARTNER_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, ROUTE_LIMITS, scalePolicy, tierLimitsFor, type RatePolicy } from "../ratelimit/policies";
+import { ANONYMOUS_PARTNER_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
+import { presentedClientId, type ClientCredentialsInput } from "../oauth/client-authentication";
 import { rateLimiter } from "../ratelimit/limiter";
 import type { LimitDecision } from "../ratelimit/store";
 import type { Principal } from "./auth";
 import { clientAddress } from "./client-address";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import type { RequestContext } from "./request-context";
 
 export interface RateLimitState {
@@ -45,14 +46,28 @@ export async function meterPartnerRequest(principal: Principal, context: Request
   return () => rateLimiter().release(bucket);
 }
 
+/** Who a sub-limit is spent by, as the request shows it. */
+export interface Metered {
+  principal: Principal | null;
+  request: Request;
+  /** The parsed body: the OAuth endpoints' `client_id` may be in it. */
+  body: unknown;
+}
+
+function subLimitKey(per: SubLimit["per"], { principal, request, body }: Metered): string {
+  if (per === "address") return clientAddress(request);
+  if (per === "client") return presentedClientId({ authorization: request.headers.get("authorization"), form: (body ?? {}) as ClientCredentialsInput });
+  if (!principal) throw new Error("A per-project sub-limit needs a bearer-authenticated route (a scope)");
+  return `${principal.projectId}:${principal.environment}`;
+}
+
 /**
  * A route's sub-limit (spec 8), spent just before its handler runs. Sub-limits meter the operation, so a request
  * that never reaches it (invalid input, an Idempotency-Key replay or in-progress answer) does not spend one;
  * the project bucket, spent at admission, counts every request.
  */
-export async function meterRouteOperation(principal: Principal, routeKey: string, context: RequestContext): Promise<void> {
-  const routeLimit = ROUTE_LIMITS[routeKey];
-  if (routeLimit) await enforceLimit(context, routeLimit, `${principal.projectId}:${principal.environment}`);
+export async function meterSubLimit(limit: SubLimit | undefined, metered: Metered, context: RequestContext): Promise<void> {
+  if (limit) await enforceLimit(context, limit.policy, subLimitKey(limit.per, metered));
 }
 
 export function meterAnonymousPartnerRequest(request: Request, context: RequestContext): Promise<void> {

@@ -2,7 +2,7 @@
 // cursor is just an id: pages are stable while new objects arrive, and data is always newest first.
 import { z } from "zod";
 import { isIdOf, type IdKind } from "../ids";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { RenderedJson } from "./rendered-json";
 
 export const MAX_PAGE_SIZE = 100;
@@ -61,6 +61,11 @@ export interface ListEnvelope<T> {
   data: T[];
   has_more: boolean;
   url: string;
+}
+
+/** A short list returned whole (spec 2.11's envelope, `has_more` false): a public catalogue such as the billers. */
+export function wholeList<T>(data: T[], url: string): ListEnvelope<T> {
+  return { object: "list", data, has_more: false, url };
 }
 
 /** The list envelope around items PostgreSQL rendered (see RenderedJson), as JSON text. */

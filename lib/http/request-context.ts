@@ -3,13 +3,11 @@
 import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
-import { OAuthError, renderOAuthError } from "../oauth/errors";
-import { ApiError, describeErrorCode, renderApiError, retryAfterSeconds, type Ring } from "./errors";
+import { ApiError, renderError, type ErrorFormat, type Ring } from "../errors";
 import { rateLimitHeaders, type RateLimitState } from "./metering";
 import { RenderedJson } from "./rendered-json";
 
-/** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`) for the OAuth endpoints. */
-export type ErrorFormat = "envelope" | "oauth";
+export type { ErrorFormat } from "../errors";
 
 export interface RequestContext {
   readonly requestId: string;
@@ -48,63 +46,54 @@ export function startRequest(request: Request, ring: Ring): RequestContext {
   };
 }
 
-/** An API error met on an OAuth endpoint (bad body, rate limit...) in that endpoint's terms. */
-function asOAuthError(error: ApiError, ring: Ring): OAuthError {
-  const status = describeErrorCode(error.code, ring).status;
-  if (error.code === "rate_limited") {
-    return new OAuthError("rate_limited", error.message, { ...error.headers, "Retry-After": String(retryAfterSeconds(error.retryAfterMs ?? 1000)) });
-  }
-  if (status >= 500) return new OAuthError("server_error", "An unexpected error occurred.");
-  const field = error.detail?.[0]?.field;
-  return new OAuthError("invalid_request", field ? `${error.message} (${field})` : error.message);
-}
-
 const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
 
-/**
- * The error body for anything thrown. An unreachable database is a retryable 503; any other unexpected
- * exception is logged and becomes `internal_error`.
- */
 function isClientAbort(error: unknown): boolean {
   return error instanceof Error && (error.message === "aborted" || (error as { code?: unknown }).code === "ECONNRESET");
 }
 
-export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
-  const correlationId = newId("correlation");
-  let error = thrown;
+/**
+ * Anything thrown, as a catalogue error. An unreachable database is a retryable 503; any other unexpected
+ * exception is logged with its correlation id and becomes `internal_error`.
+ */
+function asApiError(thrown: unknown, context: RequestContext, correlationId: string): ApiError {
+  if (thrown instanceof ApiError) return thrown;
   if (isDatabaseUnavailable(thrown)) {
     log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname, ...describeError(thrown) });
-    error =
-      format === "oauth"
-        ? new OAuthError("temporarily_unavailable", "The service is briefly unavailable; retry shortly.", { "Retry-After": "1" })
-        : new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
+    return new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
   }
-  if (isClientAbort(error)) {
+  if (isClientAbort(thrown)) {
     // The client hung up while sending its body: nobody will read this answer, and it is not our fault.
     log.info("client closed the request", { request_id: context.requestId, path: context.url.pathname });
-    error = new ApiError("invalid_json", { message: "The request body ended early." });
+    return new ApiError("invalid_json", { message: "The request body ended early." });
   }
-  const known = error instanceof ApiError || error instanceof OAuthError;
-  if (!known) {
-    log.error("unhandled error", {
-      correlation_id: correlationId,
-      request_id: context.requestId,
-      method: context.method,
-      path: context.url.pathname,
-      ...describeError(error),
-    });
-  }
-  if (format === "oauth") {
-    const oauthError =
-      error instanceof OAuthError ? error
-      : error instanceof ApiError ? asOAuthError(error, context.ring)
-      : new OAuthError("server_error", "An unexpected error occurred.");
-    const { status, body, headers } = renderOAuthError(oauthError);
-    return Response.json(body, { status, headers: { ...headers, "X-Service-Correlation-Id": correlationId } });
-  }
-  const apiError = error instanceof ApiError ? error : new ApiError("internal_error");
-  const { status, body, headers } = renderApiError(apiError, correlationId, context.ring);
-  return Response.json(body, { status, headers });
+  log.error("unhandled error", {
+    correlation_id: correlationId,
+    request_id: context.requestId,
+    method: context.method,
+    path: context.url.pathname,
+    ...describeError(thrown),
+  });
+  return new ApiError("internal_error");
+}
+
+export interface ErrorOutcome {
+  response: Response;
+  /** The rendered body, for a step that stores it (an Idempotency-Key's outcome). */
+  body: unknown;
+  retryable: boolean;
+}
+
+/** The response for anything thrown, in the endpoint's error shape (lib/errors.ts renders each). */
+export function errorOutcome(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): ErrorOutcome {
+  const correlationId = newId("correlation");
+  const error = asApiError(thrown, context, correlationId);
+  const { status, body, headers } = renderError(error, { format, ring: context.ring, correlationId });
+  return { response: Response.json(body, { status, headers }), body, retryable: error.retryable };
+}
+
+export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
+  return errorOutcome(thrown, context, format).response;
 }
 
 export function finishRequest(response: Response, context: RequestContext): Response {

@@ -1,31 +1,33 @@
 // The route builder every partner, public and site route goes through. A route file declares its path and,
-// per method, its schemas and handler; the builder composes the steps, each in its own module, in a fixed order:
+// per method, everything that guards the endpoint (scope, rate limit, schemas, idempotency) and the one
+// service its handler calls; the builder composes the steps, each in its own module, in a fixed order:
 //   request context (request-context.ts) → admission: authenticate, project bucket, scope (admission.ts)
-//   → parse params, query, body (body.ts, validation.ts; skipped for `rawBody` endpoints, which read `request`
-//   themselves) → Idempotency-Key (idempotent-handler.ts)
-//   → route sub-limit (metering.ts) → handler
-//   → map errors → finish: request id, RateLimit headers, one log line (request-context.ts)
-// Partner routes take their scope from the one table in lib/oauth/route-scopes.ts. Methods a route does not
-// declare answer 405 with `Allow`; HEAD runs GET without a body.
+//   → parse params, query, body (body.ts, validation.ts)
+//   → Idempotency-Key and the handler's transaction (idempotent-handler.ts) → sub-limit (metering.ts) → handler
+//   → map errors (lib/errors.ts) → finish: request id, RateLimit headers, one log line (request-context.ts)
+// Every endpoint registers its config (route-registry.ts), so tables other code needs come from the configs.
+// Methods a route does not declare answer 405 with `Allow`; HEAD runs GET without a body.
 import { z } from "zod";
-import { db, type DatabaseClient } from "../db";
 import { config } from "../env";
-import { PARTNER_ROUTE_SCOPES } from "../oauth/route-scopes";
+import { ApiError, type ErrorFormat, type Ring } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
 import type { PartnerScope } from "../oauth/scopes";
+import type { SubLimit } from "../ratelimit/policies";
+import type { Tenant } from "../tenant";
+import type { TransactionKind } from "../db";
 import { admit, nothingToRelease } from "./admission";
-import { assertSandbox, type Principal } from "./auth";
+import { assertSandbox } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
-import { ApiError, type Ring } from "./errors";
 import { runIdempotently } from "./idempotent-handler";
-import { meterAnonymousPartnerRequest, meterPublicRequest, meterRouteOperation } from "./metering";
+import { meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
 import { corsHeaders, preflightHeaders } from "./cors";
-import { errorResponse, finishRequest, startRequest, toResponse, type ErrorFormat, type RequestContext } from "./request-context";
+import { errorResponse, finishRequest, startRequest, toResponse, type RequestContext } from "./request-context";
+import { registerEndpoint } from "./route-registry";
 import { parseWith } from "./validation";
-import { statementsIn, type Statements } from "../statements";
 
 export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-type DeclarableMethod = Exclude<HttpMethod, "HEAD" | "OPTIONS">;
+export type DeclarableMethod = Exclude<HttpMethod, "HEAD" | "OPTIONS">;
 
 export type { Reply } from "./request-context";
 import type { Reply } from "./request-context";
@@ -36,18 +38,19 @@ export const reply = (status: number, body: unknown, headers?: Record<string, st
 
 type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 
-export interface HandlerInput<P, Q, B> {
+/** The handler's transaction: an idempotent endpoint's own kind, Prisma's by default; none otherwise. */
+type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> ? T : Prisma.TransactionClient) : undefined;
+
+export interface HandlerInput<P, Q, B, T> {
   request: Request;
   context: RequestContext;
-  /** The authenticated caller of a partner route (reading it on a route without a bearer token throws). */
-  principal: Principal;
+  /** The caller of a bearer-authenticated partner route (reading it on any other route throws). */
+  tenant: Tenant;
   /**
-   * Where the handler's writes go: the transaction that also records an Idempotency-Key's outcome. Not
-   * available to a `batchedWrites` endpoint, whose writes go through `statements`.
+   * An idempotent endpoint runs its handler in one transaction, which also records the Idempotency-Key's
+   * outcome: the handler's writes go here. Other endpoints have none (their services open their own).
    */
-  database: DatabaseClient;
-  /** The same place, for hand-written statements (lib/statements.ts). */
-  statements: Statements;
+  transaction: T;
   params: P;
   query: Q;
   body: B;
@@ -57,7 +60,16 @@ export interface EndpointConfig<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  I extends boolean = false,
+  K extends TransactionKind<unknown> | undefined = undefined,
 > {
+  /**
+   * Partner routes: the scope the bearer token must carry (spec 5.2). `null` for the OAuth endpoints, which take
+   * no bearer token (they authenticate the client themselves, or are public). Required on the partner ring.
+   */
+  scope?: PartnerScope | null;
+  /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
+  rateLimit?: SubLimit;
   params?: P;
   query?: Q;
   body?: B;
@@ -65,38 +77,43 @@ export interface EndpointConfig<
   bodyFormat?: BodyFormat;
   /** Error body shape: the API envelope unless stated (the OAuth endpoints answer in RFC 6749 form). */
   errorFormat?: ErrorFormat;
-  /** Create-type partner POSTs: honour Idempotency-Key (spec 4.12). The handler must return a Reply. */
-  idempotent?: boolean;
   /**
-   * An idempotent endpoint whose handler writes only through `statements`: it runs in one batched transaction
-   * on the fast lane (lib/statements.ts), Idempotency-Key or not, and `database` is not available to it.
+   * Create-type partner POSTs: honour Idempotency-Key (spec 4.12) and run the handler in one transaction,
+   * key or not. The handler must return a Reply.
    */
-  batchedWrites?: boolean;
+  idempotent?: I;
+  /**
+   * The idempotent handler's kind of transaction, when not Prisma's: only the application create, whose batched
+   * transaction on the fast lane is measured (docs/performance.md).
+   */
+  transactionKind?: K;
   /** A tighter body cap than BODY_LIMIT_BYTES, in bytes (public intake forms). */
   bodyLimitBytes?: number;
   /**
-   * The builder neither reads nor validates the body (no `body` schema, no cap): the handler reads `request`
-   * itself. For fail-open endpoints (public consent) that answer every body, however malformed, the same way.
+   * A body that cannot be read or fails its schema reaches the handler as `null` instead of an error (give a
+   * schema that accepts null): for fail-open endpoints (public consent) that answer every body the same way.
    */
-  rawBody?: boolean;
+  bodyFailsOpen?: boolean;
   /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
   sandboxOnly?: boolean;
   handler: (
-    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>>,
+    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>>,
   ) => Promise<Reply | Response> | Reply | Response;
 }
 
 /** An endpoint with its types erased, ready for the builder. */
 export interface Endpoint {
-  readonly config: EndpointConfig<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+  readonly config: EndpointConfig<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, boolean, TransactionKind<unknown> | undefined>;
 }
 
-/** Declares one method's endpoint; exists so TypeScript infers the handler's input from the schemas. */
+/** Declares one method's endpoint; exists so TypeScript infers the handler's input from the config. */
 export function endpoint<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(config: EndpointConfig<P, Q, B>): Endpoint {
+  I extends boolean = false,
+  K extends TransactionKind<unknown> | undefined = undefined,
+>(config: EndpointConfig<P, Q, B, I, K>): Endpoint {
   return { config: config as unknown as Endpoint["config"] };
 }
 
@@ -120,51 +137,49 @@ async function parseParams(schema: z.ZodType | undefined, context: NextRouteCont
 }
 
 async function parseRequestBody(declared: Endpoint["config"], request: Request, context: RequestContext): Promise<unknown> {
-  if (declared.rawBody || (!declared.body && !METHODS_WITH_BODY.has(request.method))) return undefined;
+  if (!declared.body && !METHODS_WITH_BODY.has(request.method)) return undefined;
   const limit = Math.min(declared.bodyLimitBytes ?? Number.POSITIVE_INFINITY, config().BODY_LIMIT_BYTES);
-  const raw = await readBody(request, { format: declared.bodyFormat ?? "json", limit, ring: context.ring });
-  return parseWith(declared.body ?? NO_BODY, raw);
+  try {
+    const raw = await readBody(request, { format: declared.bodyFormat ?? "json", limit, ring: context.ring });
+    return parseWith(declared.body ?? NO_BODY, raw);
+  } catch (error) {
+    if (declared.bodyFailsOpen && error instanceof ApiError) return null;
+    throw error;
+  }
 }
 
-function withoutPrincipal<T extends object>(input: T): T & { principal: Principal } {
-  return Object.defineProperty(input, "principal", {
+function withoutTenant<T extends object>(input: T): T & { tenant: Tenant } {
+  return Object.defineProperty(input, "tenant", {
     get() {
-      throw new Error("This route has no bearer authentication: it has no principal");
+      throw new Error("This route has no bearer authentication: it has no tenant");
     },
-  }) as T & { principal: Principal };
+  }) as T & { tenant: Tenant };
 }
 
-async function runEndpoint(
-  ring: Ring,
-  routeKey: string,
-  scope: PartnerScope | null,
-  target: Endpoint,
-  request: Request,
-  routeContext: NextRouteContext,
-): Promise<Response> {
+async function runEndpoint(ring: Ring, target: Endpoint, request: Request, routeContext: NextRouteContext): Promise<Response> {
+  const declared = target.config;
   const context = startRequest(request, ring);
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, scope, request, context);
+    const admission = await admit(ring, declared.scope ?? null, request, context);
     release = admission.release;
     const principal = admission.principal;
-    if (target.config.sandboxOnly && principal) assertSandbox(principal);
-    const params = await parseParams(target.config.params, routeContext);
-    const query = parseWith(target.config.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
-    const body = await parseRequestBody(target.config, request, context);
-    const input = { request, context, params, query, body, database: db() as DatabaseClient, statements: statementsIn(db()) };
-    const handlerInput = principal ? { ...input, principal } : withoutPrincipal(input);
-    const meterOperation = () => (principal ? meterRouteOperation(principal, routeKey, context) : Promise.resolve());
-    if (target.config.idempotent && principal) {
-      const transaction = target.config.batchedWrites ? "batched" : "prisma";
-      response = await runIdempotently(target.config.handler, handlerInput, { transaction, beforeHandler: meterOperation });
+    if (declared.sandboxOnly && principal) assertSandbox(principal);
+    const params = await parseParams(declared.params, routeContext);
+    const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
+    const body = await parseRequestBody(declared, request, context);
+    const input = { request, context, params, query, body, transaction: undefined };
+    const handlerInput = principal ? { ...input, tenant: { projectId: principal.projectId, environment: principal.environment } } : withoutTenant(input);
+    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, request, body }, context);
+    if (declared.idempotent) {
+      response = await runIdempotently(declared.handler, handlerInput, { principal, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
     } else {
       await meterOperation();
-      response = toResponse(await target.config.handler(handlerInput as never));
+      response = toResponse(await declared.handler(handlerInput as never));
     }
   } catch (error) {
-    response = errorResponse(error, context, target.config.errorFormat);
+    response = errorResponse(error, context, declared.errorFormat);
   } finally {
     await release();
   }
@@ -176,13 +191,11 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
   return finishRequest(response, context);
 }
 
-/** The scope a partner route needs, from the one table; a route missing from it is a programming error. */
-function scopeFor(ring: Ring, method: DeclarableMethod, path: string): PartnerScope | null {
-  if (ring !== "partner") return null;
-  const key = `${method} ${path}`;
-  const scope = PARTNER_ROUTE_SCOPES[key];
-  if (scope === undefined) throw new Error(`Partner route "${key}" has no entry in lib/oauth/route-scopes.ts`);
-  return scope;
+/** A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. */
+function assertScopeDeclared(ring: Ring, key: string, target: Endpoint): void {
+  const scope = target.config.scope;
+  if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
+  if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
 }
 
 /** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
@@ -216,9 +229,9 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;
-    const scope = scopeFor(ring, method, path);
-    const routeKey = `${method} ${path}`;
-    return (request, context) => runEndpoint(ring, routeKey, scope, target, request, context);
+    assertScopeDeclared(ring, `${method} ${path}`, target);
+    registerEndpoint({ ring, method, path, config: target.config });
+    return (request, context) => runEndpoint(ring, target, request, context);
   };
   const get = handlerFor("GET");
   return {

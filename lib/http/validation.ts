@@ -1,7 +1,7 @@
 // Turns zod issues into the envelope's errors: unknown fields are 400 `unknown_field`, everything else is
 // 422 `validation_failed`, each with one `detail` item per field (`field` is a dotted path).
 import type { z } from "zod";
-import { ApiError, type ErrorDetail } from "./errors";
+import { ApiError, type ErrorDetail } from "../errors";
 
 type Issue = z.core.$ZodIssue;
 

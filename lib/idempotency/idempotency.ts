@@ -7,12 +7,12 @@
 // reverse. A 5xx releases the key so a retry can run; a claim whose process died is taken over after a minute.
 import { createHash } from "node:crypto";
 import { clock } from "../clock";
-import { db, execute } from "../db";
+import { db } from "../db";
+import { execute } from "../fast-lane";
 import { Prisma } from "../generated/prisma/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import type { KeyEnvironment } from "../keys/secrets";
-import type { Statements } from "../statements";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
@@ -52,7 +52,8 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 }
 
 // The claim and the outcome are written on every create, so they are hand-written statements: Prisma's ORM
-// calls cost several times a raw statement's CPU (docs/performance.md). The claim runs on the fast lane.
+// calls cost several times a raw statement's CPU (docs/performance.md). The claim runs on the fast lane; the
+// outcome in the handler's transaction.
 async function insertClaim(scope: KeyScope, key: string, fingerprint: string, now: Date): Promise<string | null> {
   const recordId = newId("idempotencyKey");
   const inserted = await execute(Prisma.sql`INSERT INTO idempotency_keys (id, project_id, environment, key, fingerprint,
@@ -85,11 +86,16 @@ export async function claimIdempotencyKey(scope: KeyScope, key: string, fingerpr
   throw new ApiError("idempotency_key_in_progress", { retryAfterMs: 1_000 });
 }
 
-/** Records the outcome; call inside the transaction of the write the key protects. */
-export async function completeIdempotencyKey(statements: Statements, recordId: string, status: number, body: unknown): Promise<void> {
+/** The statement that records the outcome: run it inside the transaction of the write the key protects. */
+export function idempotencyOutcomeStatement(recordId: string, status: number, body: unknown): Prisma.Sql {
   // `response_body` is json (not jsonb): the stored text is exactly this serialisation, replayed as is.
-  await statements.write(Prisma.sql`UPDATE idempotency_keys SET status = 'completed', response_status = ${status},
-    response_body = ${JSON.stringify(body)}::json WHERE id = ${recordId}`);
+  return Prisma.sql`UPDATE idempotency_keys SET status = 'completed', response_status = ${status},
+    response_body = ${JSON.stringify(body)}::json WHERE id = ${recordId}`;
+}
+
+/** Records a final failure's outcome (a 4xx the same request would meet again), outside any transaction. */
+export async function completeIdempotencyKey(recordId: string, status: number, body: unknown): Promise<void> {
+  await db().$executeRaw(idempotencyOutcomeStatement(recordId, status, body));
 }
 
 /** Gives the key back after a fault (5xx), so the client's retry can run the request. */

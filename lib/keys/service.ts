@@ -3,8 +3,8 @@ import type { z } from "zod";
 import { changeFeed } from "../change-feed";
 import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
-import { assertEnvironment, type Principal } from "../http/auth";
-import { ApiError } from "../http/errors";
+import { assertSameEnvironment, type Tenant } from "../tenant";
+import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import type { Prisma } from "../generated/prisma/client";
 import { newKeyRow, type KeyEnvironment } from "./secrets";
@@ -20,12 +20,12 @@ function statusFilter(status: z.output<typeof listKeysQuerySchema>["status"], no
   return {};
 }
 
-export async function listKeys(options: { principal: Principal; query: z.output<typeof listKeysQuerySchema>; url: string }) {
-  const { principal, query } = options;
+export async function listKeys(options: { tenant: Tenant; query: z.output<typeof listKeysQuerySchema>; url: string }) {
+  const { tenant, query } = options;
   const now = clock.now();
   const where: Prisma.ApiKeyWhereInput = {
-    projectId: principal.projectId,
-    environment: principal.environment,
+    projectId: tenant.projectId,
+    environment: tenant.environment,
     ...(query.type ? { type: query.type } : {}),
     ...statusFilter(query.status, now),
   };
@@ -40,24 +40,25 @@ export async function listKeys(options: { principal: Principal; query: z.output<
 }
 
 /** The key, if it is the caller's: another project's key is 404, the other environment's is 401. */
-async function getOwnKeyOrThrow(principal: Principal, id: string, database: DatabaseClient = db()) {
-  const key = await database.apiKey.findFirst({ where: { id, projectId: principal.projectId } });
+async function getOwnKeyOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()) {
+  const key = await database.apiKey.findFirst({ where: { id, projectId: tenant.projectId } });
   if (!key) throw new ApiError("not_found", { message: `No such API key: ${id}.` });
-  assertEnvironment(principal, { livemode: key.environment === "live" });
+  assertSameEnvironment(tenant, key);
   return key;
 }
 
-export async function retrieveKey(principal: Principal, id: string) {
-  return serializeKey(await getOwnKeyOrThrow(principal, id), clock.now());
+export async function retrieveKey({ tenant, id }: { tenant: Tenant; id: string }) {
+  return serializeKey(await getOwnKeyOrThrow(tenant, id), clock.now());
 }
 
-export async function createKey(principal: Principal, input: z.output<typeof createKeyBodySchema>, database: DatabaseClient = db()) {
-  const environment = input.environment ?? principal.environment;
+export async function createKey(options: { tenant: Tenant; input: z.output<typeof createKeyBodySchema>; transaction?: DatabaseClient }) {
+  const { tenant, input, transaction: database = db() } = options;
+  const environment = input.environment ?? tenant.environment;
   // Minting keys for the other environment from this one would be an escalation (sandbox credentials are
   // often handled less carefully than live ones).
-  assertEnvironment(principal, { livemode: environment === "live" });
+  assertSameEnvironment(tenant, { environment });
   const now = clock.now();
-  const { secret, row } = newKeyRow({ projectId: principal.projectId, type: input.type, environment, createdAt: now });
+  const { secret, row } = newKeyRow({ projectId: tenant.projectId, type: input.type, environment, createdAt: now });
   const key = await database.apiKey.create({ data: row });
   return { ...serializeKey(key, now), secret };
 }
@@ -67,18 +68,19 @@ export async function createKey(principal: Principal, input: z.output<typeof cre
  * (`overlap_hours` from now; 0 ends it at once). Only an unrevoked, never-rolled key can be rolled (a key
  * only ever expires by being rolled).
  */
-export async function rollKey(principal: Principal, id: string, overlapHours: number, database: DatabaseClient = db()) {
+export async function rollKey(options: { tenant: Tenant; id: string; overlapHours: number; transaction?: DatabaseClient }) {
+  const { tenant, id, overlapHours, transaction: database = db() } = options;
   const now = clock.now();
   const predecessorExpiresAt = new Date(now.getTime() + overlapHours * HOUR_MS);
   return inTransaction(database, async (transaction) => {
-    const predecessor = await getOwnKeyOrThrow(principal, id, transaction);
+    const predecessor = await getOwnKeyOrThrow(tenant, id, transaction);
     // Lock the row so two concurrent rolls cannot both create a successor.
     await transaction.$queryRaw`SELECT id FROM api_keys WHERE id = ${id} FOR UPDATE`;
     const current = await transaction.apiKey.findUniqueOrThrow({ where: { id }, include: { successor: true } });
     if (current.status === "revoked") throw new ApiError("conflict", { message: "A revoked key cannot be rolled." });
     if (current.successor) throw new ApiError("conflict", { message: `This key was already rolled; roll its successor ${current.successor.id}.` });
     const { secret, row } = newKeyRow({
-      projectId: principal.projectId,
+      projectId: tenant.projectId,
       type: predecessor.type,
       environment: predecessor.environment,
       createdAt: now,
@@ -97,8 +99,8 @@ function forgetCachedKey(id: string): void {
 }
 
 /** Revokes at once and for good. Tokens it already minted stay valid until they expire (spec 3.6). */
-export async function revokeKey(principal: Principal, id: string) {
-  const key = await getOwnKeyOrThrow(principal, id);
+export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) {
+  const key = await getOwnKeyOrThrow(tenant, id);
   const now = clock.now();
   if (key.status === "revoked") return serializeKey(key, now);
   const revoked = await db().apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: now } });

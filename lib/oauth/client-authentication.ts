@@ -4,15 +4,21 @@
 import { z } from "zod";
 import { ListenedCache } from "../change-feed";
 import { clock } from "../clock";
-import { readRows } from "../db";
+import { readRows } from "../fast-lane";
 import { Prisma, type ApiKey } from "../generated/prisma/client";
 import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
 import { readProjectState } from "../projects/project-state";
-import { OAuthError } from "./errors";
+import { ApiError } from "../errors";
 
 export interface ClientCredentialsInput {
   client_id?: string;
   client_secret?: string;
+}
+
+/** What a client presents: the request's Authorization header (client_secret_basic) and its form (client_secret_post). */
+export interface PresentedClient {
+  authorization: string | null;
+  form: ClientCredentialsInput;
 }
 
 /**
@@ -40,7 +46,7 @@ function decodeBasic(header: string | null): { clientId: string; secret: string 
   if (scheme?.toLowerCase() !== "basic") return null;
   const decoded = Buffer.from(value ?? "", "base64").toString("utf8");
   const separator = decoded.indexOf(":");
-  if (!value || separator < 0) throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+  if (!value || separator < 0) throw new ApiError("invalid_request", { message: "The Basic authorization header is malformed." });
   try {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
     return {
@@ -48,32 +54,32 @@ function decodeBasic(header: string | null): { clientId: string; secret: string 
       secret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, " ")),
     };
   } catch {
-    throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+    throw new ApiError("invalid_request", { message: "The Basic authorization header is malformed." });
   }
 }
 
 /** The client id a request claims, before any check: what per-client rate limits are keyed on. */
-export function presentedClientId(request: Request, form: ClientCredentialsInput): string {
+export function presentedClientId({ authorization, form }: PresentedClient): string {
   try {
-    return decodeBasic(request.headers.get("authorization"))?.clientId ?? form.client_id ?? "anonymous";
+    return decodeBasic(authorization)?.clientId ?? form.client_id ?? "anonymous";
   } catch {
     return form.client_id ?? "anonymous";
   }
 }
 
-function presentedCredentials(request: Request, form: ClientCredentialsInput): { clientId: string; secret: string } {
-  const basic = decodeBasic(request.headers.get("authorization"));
+function presentedCredentials({ authorization, form }: PresentedClient): { clientId: string; secret: string } {
+  const basic = decodeBasic(authorization);
   if (basic) {
     if (form.client_secret !== undefined) {
-      throw new OAuthError("invalid_request", "Use one client authentication method: Basic or client_secret in the body, not both.");
+      throw new ApiError("invalid_request", { message: "Use one client authentication method: Basic or client_secret in the body, not both." });
     }
     if (form.client_id !== undefined && form.client_id !== basic.clientId) {
-      throw new OAuthError("invalid_request", "client_id in the body differs from the Basic credentials.");
+      throw new ApiError("invalid_request", { message: "client_id in the body differs from the Basic credentials." });
     }
     return basic;
   }
   if (!form.client_id || !form.client_secret) {
-    throw new OAuthError("invalid_client", "Client authentication is required: client_secret_basic or client_secret_post.");
+    throw new ApiError("invalid_client", { message: "Client authentication is required: client_secret_basic or client_secret_post." });
   }
   return { clientId: form.client_id, secret: form.client_secret };
 }
@@ -98,25 +104,25 @@ function findKeyBySecret(secret: string): Promise<PresentedKey | undefined> {
   });
 }
 
-export async function authenticateClient(request: Request, form: ClientCredentialsInput): Promise<AuthenticatedClient> {
-  const { clientId, secret } = presentedCredentials(request, form);
+export async function authenticateClient(presented: PresentedClient): Promise<AuthenticatedClient> {
+  const { clientId, secret } = presentedCredentials(presented);
   const kind = parseKeyPrefix(secret);
-  if (!kind) throw new OAuthError("invalid_client", UNKNOWN_CLIENT);
+  if (!kind) throw new ApiError("invalid_client", { message: UNKNOWN_CLIENT });
   if (kind.type === "publishable") {
-    throw new OAuthError("invalid_client", "A publishable key cannot authenticate a client; use a secret key (sk_...).");
+    throw new ApiError("invalid_client", { message: "A publishable key cannot authenticate a client; use a secret key (sk_...)." });
   }
   // Its project comes from the project cache that bearer checks use.
   const found = await findKeyBySecret(secret);
   const project = found ? await readProjectState(found.projectId) : null;
   const key = found && project ? { ...found, project } : null;
   if (!key || key.project.clientId !== clientId || key.type !== "secret" || !secretsMatch(secret, key.secretHash)) {
-    throw new OAuthError("invalid_client", UNKNOWN_CLIENT);
+    throw new ApiError("invalid_client", { message: UNKNOWN_CLIENT });
   }
-  if (key.status === "revoked") throw new OAuthError("key_revoked", "This secret key has been revoked.");
+  if (key.status === "revoked") throw new ApiError("key_revoked", { message: "This secret key has been revoked." });
   if (key.expiresAt && key.expiresAt <= clock.now()) {
-    throw new OAuthError("key_revoked", "This secret key was rolled and its overlap window has ended.");
+    throw new ApiError("key_revoked", { message: "This secret key was rolled and its overlap window has ended." });
   }
-  if (key.project.status === "suspended") throw new OAuthError("account_suspended", "The partner account is suspended.");
+  if (key.project.status === "suspended") throw new ApiError("account_suspended", { message: "The partner account is suspended." });
   return {
     projectId: key.projectId,
     clientId,

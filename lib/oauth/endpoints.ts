@@ -3,10 +3,9 @@
 import { z } from "zod";
 import { createClientSecret } from "../keys/service";
 import { created, endpoint, ok } from "../http/route";
-import { enforceLimit, meterAnonymousPartnerRequest } from "../http/metering";
-import { INTROSPECTION_LIMIT, TOKEN_ENDPOINT_LIMIT } from "../ratelimit/policies";
-import { authenticateClient, oauthFormSchema, presentedClientId } from "./client-authentication";
-import { OAuthError } from "./errors";
+import { SUB_LIMITS } from "../ratelimit/policies";
+import { authenticateClient, oauthFormSchema } from "./client-authentication";
+import { ApiError } from "../errors";
 import { introspectionRequestSchema, introspectToken } from "./introspection";
 import { DISCOVERY_CACHE_CONTROL } from "./metadata";
 import { signingKeys } from "./signing-keys";
@@ -15,42 +14,40 @@ import { grantClientCredentials, tokenRequestSchema } from "./token-grant";
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 export const tokenEndpoint = endpoint({
+  scope: null,
+  rateLimit: SUB_LIMITS.oauthToken,
   bodyFormat: "form",
   errorFormat: "oauth",
   body: tokenRequestSchema,
-  handler: async ({ request, context, body }) => {
-    await enforceLimit(context, TOKEN_ENDPOINT_LIMIT, presentedClientId(request, body));
-    return ok(await grantClientCredentials(request, body), NO_STORE);
-  },
+  handler: async ({ request, body }) => ok(await grantClientCredentials({ authorization: request.headers.get("authorization"), form: body }), NO_STORE),
 });
 
 export const introspectionEndpoint = endpoint({
+  scope: null,
+  rateLimit: SUB_LIMITS.oauthIntrospect,
   bodyFormat: "form",
   errorFormat: "oauth",
   body: introspectionRequestSchema,
-  handler: async ({ request, context, body }) => {
-    await enforceLimit(context, INTROSPECTION_LIMIT, presentedClientId(request, body));
-    return ok(await introspectToken(request, body), NO_STORE);
-  },
+  handler: async ({ request, body }) => ok(await introspectToken({ authorization: request.headers.get("authorization"), form: body }), NO_STORE),
 });
 
 export const jwksEndpoint = endpoint({
-  handler: async ({ request, context }) => {
-    await meterAnonymousPartnerRequest(request, context);
-    return ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL });
-  },
+  scope: null,
+  rateLimit: SUB_LIMITS.oauthJwks,
+  handler: async () => ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL }),
 });
 
 /** POST /oauth/clients/{id}/secrets: a second secret for the client, authenticated with a current one. */
 export const clientSecretsEndpoint = endpoint({
+  scope: null,
   bodyFormat: "form",
   errorFormat: "oauth",
   params: z.strictObject({ id: z.string() }),
   body: oauthFormSchema({}),
   handler: async ({ request, params, body }) => {
-    const client = await authenticateClient(request, body);
+    const client = await authenticateClient({ authorization: request.headers.get("authorization"), form: body });
     if (client.clientId !== params.id) {
-      throw new OAuthError("invalid_client", "The credentials do not belong to this client.");
+      throw new ApiError("invalid_client", { message: "The credentials do not belong to this client." });
     }
     return created(await createClientSecret(client), NO_STORE);
   },

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { readProjectState, isRevokedByProject } from "../projects/project-state";
 import { AUDIENCES, TokenRejectedError, verifyAccessToken, type AccessTokenClaims } from "./access-tokens";
 import { authenticateClient, oauthFormSchema } from "./client-authentication";
-import { OAuthError } from "./errors";
+import { ApiError } from "../errors";
 
 export const introspectionRequestSchema = oauthFormSchema({
   token: z.string().optional(),
@@ -22,9 +22,9 @@ async function verifyForAnyAudience(token: string): Promise<AccessTokenClaims | 
   return null;
 }
 
-export async function introspectToken(request: Request, form: z.output<typeof introspectionRequestSchema>) {
-  const client = await authenticateClient(request, form);
-  if (!form.token) throw new OAuthError("invalid_request", "token is required.");
+export async function introspectToken({ authorization, form }: { authorization: string | null; form: z.output<typeof introspectionRequestSchema> }) {
+  const client = await authenticateClient({ authorization, form });
+  if (!form.token) throw new ApiError("invalid_request", { message: "token is required." });
   const inactive = { active: false as const };
   const claims = await verifyForAnyAudience(form.token);
   if (!claims || claims.sub !== client.projectId) return inactive;

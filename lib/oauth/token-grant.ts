@@ -3,7 +3,7 @@ import { z } from "zod";
 import { markKeyUsed } from "../keys/service";
 import { AUDIENCES, mintAccessToken, PARTNER_AUDIENCE, type Audience } from "./access-tokens";
 import { authenticateClient, oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
-import { OAuthError } from "./errors";
+import { ApiError } from "../errors";
 
 export const tokenRequestSchema = oauthFormSchema({
   grant_type: z.string().optional(),
@@ -17,7 +17,7 @@ function grantedScopes(client: AuthenticatedClient, requested: string | undefine
   if (requested === undefined || requested.trim() === "") return client.grantedScopes;
   const scopes = [...new Set(requested.trim().split(/\s+/))];
   const missing = scopes.filter((scope) => !client.grantedScopes.includes(scope));
-  if (missing.length > 0) throw new OAuthError("invalid_scope", `Scope not granted to this client: ${missing.join(" ")}.`);
+  if (missing.length > 0) throw new ApiError("invalid_scope", { message: `Scope not granted to this client: ${missing.join(" ")}.` });
   return scopes;
 }
 
@@ -28,19 +28,19 @@ function grantedScopes(client: AuthenticatedClient, requested: string | undefine
 function requestedAudience(client: AuthenticatedClient, audience: string | undefined): Audience {
   if (audience === undefined || audience === "") return PARTNER_AUDIENCE;
   if (!(AUDIENCES as readonly string[]).includes(audience)) {
-    throw new OAuthError("invalid_request", `Unknown audience "${audience}"; use ${PARTNER_AUDIENCE}.`);
+    throw new ApiError("invalid_request", { message: `Unknown audience "${audience}"; use ${PARTNER_AUDIENCE}.` });
   }
   if (audience !== PARTNER_AUDIENCE && !client.internalAudience) {
-    throw new OAuthError("invalid_request", `This client is not provisioned for the ${audience} audience.`);
+    throw new ApiError("invalid_request", { message: `This client is not provisioned for the ${audience} audience.` });
   }
   return audience as Audience;
 }
 
-export async function grantClientCredentials(request: Request, form: TokenRequest) {
-  const client = await authenticateClient(request, form);
-  if (!form.grant_type) throw new OAuthError("invalid_request", "grant_type is required.");
+export async function grantClientCredentials({ authorization, form }: { authorization: string | null; form: TokenRequest }) {
+  const client = await authenticateClient({ authorization, form });
+  if (!form.grant_type) throw new ApiError("invalid_request", { message: "grant_type is required." });
   if (form.grant_type !== "client_credentials") {
-    throw new OAuthError("unsupported_grant_type", "Only the client_credentials grant is supported.");
+    throw new ApiError("unsupported_grant_type", { message: "Only the client_credentials grant is supported." });
   }
   const scopes = grantedScopes(client, form.scope);
   const audience = requestedAudience(client, form.audience);

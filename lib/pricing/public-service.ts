@@ -1,7 +1,7 @@
 // The public ring's pricing endpoints (spec 4.8, 2.10): the catalogue, the configuration, and the two quotes,
 // all from the one configuration, so they always reconcile.
 import { z } from "zod";
-import { ApiError, type ErrorDetail } from "../http/errors";
+import { ApiError, type ErrorDetail } from "../errors";
 import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
 import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency } from "./quotes";

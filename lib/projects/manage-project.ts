@@ -1,7 +1,7 @@
 // Owner-level project actions, exposed through the admin CLI (and later the dashboard).
 import { clock } from "../clock";
 import type { Database } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { KeyEnvironment } from "../keys/secrets";
 import { forgetProjectState } from "./project-state";
 

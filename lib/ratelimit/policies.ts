@@ -54,20 +54,6 @@ export function projectBucketPolicy(limits: TierLimits): TokenBucketPolicy {
 
 const perSecond = (name: string, ratePerSecond: number): TokenBucketPolicy => ({ kind: "tokenBucket", name, ratePerSecond, burst: ratePerSecond });
 
-/** Route sub-limits, on top of the project bucket (spec 8). Keys are partner route keys. */
-export const ROUTE_LIMITS: Readonly<Record<string, TokenBucketPolicy>> = {
-  "POST /applications": perSecond("applications-create", 5),
-  "POST /decisions/{id}/refresh": perSecond("decisions-refresh", 1),
-  "POST /payments/links": perSecond("payment-links-create", 10),
-  "POST /identity/checks": perSecond("identity-checks-create", 5),
-};
-
-/** The token endpoint, per client id (spec 8). */
-export const TOKEN_ENDPOINT_LIMIT = perSecond("oauth-token", 10);
-
-/** Token introspection, per client id (the spec gives no number; we use the token endpoint's). */
-export const INTROSPECTION_LIMIT = perSecond("oauth-introspect", 10);
-
 /** Partner-ring requests without a valid token, and the JWKS, per client address. */
 export const ANONYMOUS_PARTNER_LIMIT: TokenBucketPolicy = {
   kind: "tokenBucket",
@@ -75,6 +61,27 @@ export const ANONYMOUS_PARTNER_LIMIT: TokenBucketPolicy = {
   ratePerSecond: TIER_LIMITS.build.ratePerSecond,
   burst: TIER_LIMITS.build.burst,
 };
+
+/**
+ * A route's own limit, on top of the project bucket or the per-address limit, keyed per project and
+ * environment (bearer routes), per presented `client_id` (the OAuth endpoints) or per client address.
+ */
+export interface SubLimit {
+  policy: RatePolicy;
+  per: "project" | "client" | "address";
+}
+
+/** The route sub-limits (spec 8), named; each route declares its own on its endpoint config (`rateLimit`). */
+export const SUB_LIMITS = {
+  applicationsCreate: { policy: perSecond("applications-create", 5), per: "project" },
+  decisionsRefresh: { policy: perSecond("decisions-refresh", 1), per: "project" },
+  /** The token endpoint (spec 8: 10 requests/s), per client id. */
+  oauthToken: { policy: perSecond("oauth-token", 10), per: "client" },
+  /** Token introspection, per client id (the spec gives no number; we use the token endpoint's). */
+  oauthIntrospect: { policy: perSecond("oauth-introspect", 10), per: "client" },
+  /** The JWKS shares the per-address bucket of unauthenticated partner requests. */
+  oauthJwks: { policy: ANONYMOUS_PARTNER_LIMIT, per: "address" },
+} as const satisfies Record<string, SubLimit>;
 
 /** The public ring: 60 requests per 60 seconds per client address, fixed window. */
 export const PUBLIC_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "public", limit: 60, windowSeconds: 60 };

@@ -1,10 +1,11 @@
 // Demo sandbox applications in several states, so a new integrator's first GET /applications shows the
 // lifecycle: created, approved, declined, referred (in review), withdrawn and funded. Created once, through the
 // same services and state machine as the API, so they carry the same events.
-import { createApplication, fundApplication, submitApplication, withdrawApplication } from "../applications/service";
+import { createApplication } from "../applications/create";
+import { fundApplication, submitApplication, withdrawApplication } from "../applications/service";
 import { decideSubmittedApplication } from "../decisions/service";
-import type { Principal } from "../http/auth";
 import type { Database } from "../db";
+import type { Tenant } from "../tenant";
 
 interface DemoApplication {
   companyNumber: string;
@@ -27,28 +28,23 @@ const DEMO_APPLICATIONS: DemoApplication[] = [
 /** Creates the demo applications when the project has none in the sandbox; returns how many it created. */
 export async function seedDemoApplications(database: Database, project: { id: string; clientId: string }): Promise<number> {
   if ((await database.application.count({ where: { projectId: project.id, environment: "sandbox" } })) > 0) return 0;
-  const principal: Principal = {
-    projectId: project.id,
-    clientId: project.clientId,
-    environment: "sandbox",
-    livemode: false,
-    scopes: new Set(),
-    tokenId: "seed",
-    limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
-  };
+  const tenant: Tenant = { projectId: project.id, environment: "sandbox" };
   for (const demo of DEMO_APPLICATIONS) {
-    const application = await createApplication(principal, {
-      business: { company_number: demo.companyNumber },
-      amount_pence: demo.amountPence,
-      term_months: demo.termMonths,
-      purpose: "working_capital",
-      applicant: { email: "director@example.co.uk", first_name: "Demo" },
-      reference: demo.reference,
-      metadata: { seeded: "true" },
+    const application = await createApplication({
+      tenant,
+      input: {
+        business: { company_number: demo.companyNumber },
+        amount_pence: demo.amountPence,
+        term_months: demo.termMonths,
+        purpose: "working_capital",
+        applicant: { email: "director@example.co.uk", first_name: "Demo" },
+        reference: demo.reference,
+        metadata: { seeded: "true" },
+      },
     });
     if (demo.journey === "created") continue;
     if (demo.journey === "withdrawn") {
-      await withdrawApplication(principal, application.id, "Applied elsewhere");
+      await withdrawApplication({ tenant, id: application.id, reason: "Applied elsewhere" });
       continue;
     }
     await submitApplication({ projectId: project.id, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });

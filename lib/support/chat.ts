@@ -10,8 +10,8 @@
 import { answerQuestion } from "../assistant/answer";
 import { clock } from "../clock";
 import { config } from "../env";
-import type { DatabaseClient } from "../db";
-import { ApiError } from "../http/errors";
+import { db, type DatabaseClient } from "../db";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { SUPPORT_SESSION_IDLE_MS, SUPPORT_SESSION_MAX_MESSAGES, type SendSupportMessageBody } from "./schemas";
 
@@ -50,8 +50,8 @@ async function continueSession(database: DatabaseClient, sessionId: string, now:
   throw new ApiError("support_session_closed", { message: "This support session is closed; start a new one by sending a message without session_id." });
 }
 
-export async function sendSupportMessage(options: SendSupportMessageBody & { database: DatabaseClient }): Promise<SupportChatReply> {
-  const { database, message, session_id: sessionId } = options;
+export async function sendSupportMessage(options: SendSupportMessageBody & { transaction?: DatabaseClient }): Promise<SupportChatReply> {
+  const { transaction: database = db(), message, session_id: sessionId } = options;
   const now = clock.now();
   const id = sessionId === undefined ? await startSession(database, now) : await continueSession(database, sessionId, now);
   const signInUrl = config().SSO_URL;

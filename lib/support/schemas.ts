@@ -4,7 +4,7 @@
 // anything else (422 `validation_failed`: a missing, non-string, empty or whitespace-only message, a malformed
 // session id). Each error lists its fields in `detail`.
 import { z } from "zod";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { validationError } from "../http/validation";
 import { isIdOf } from "../ids";
 

@@ -1,37 +1,58 @@
 // Scheduling webhook deliveries: a pending row per (event, subscribed enabled endpoint), written in the
 // transaction that records the event, due at once. The background driver sends them (lib/webhooks/deliver.ts).
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
+import type { EventRow } from "../events/events";
 import { newId } from "../ids";
-import type { Statements } from "../statements";
 
 /** Whether an endpoint subscribed to `enabledEvents` receives events of `type`. */
 export function subscribesTo(enabledEvents: readonly string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
 }
 
-interface RecordedEvent {
+export interface SubscribedEndpoint {
   id: string;
-  projectId: string | null;
-  environment: "sandbox" | "live";
-  type: string;
-  createdAt: Date;
+  enabledEvents: string[];
 }
 
-export async function scheduleDeliveries(statements: Statements, events: readonly RecordedEvent[]): Promise<number> {
-  const first = events[0];
-  if (!first?.projectId) return 0;
-  // Hand-written, as the events insert is: this runs in every transaction that records an event.
-  const endpoints = await statements.rows<{ id: string; enabledEvents: string[] }>(Prisma.sql`SELECT id,
-    enabled_events AS "enabledEvents" FROM webhook_endpoints
-    WHERE project_id = ${first.projectId} AND environment = ${first.environment}::"Environment" AND status = 'enabled'`);
-  const rows = events.flatMap((event) =>
-    endpoints
+export interface DeliveryRow {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  projectId: string;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The deliveries of `events` to the project's enabled `endpoints`: what `scheduleDeliveries` writes. */
+export function deliveryRows(events: readonly EventRow[], endpoints: readonly SubscribedEndpoint[]): DeliveryRow[] {
+  return events.flatMap((event) =>
+    !event.projectId ? [] : endpoints
       .filter((endpoint) => subscribesTo(endpoint.enabledEvents, event.type))
-      .map((endpoint) => Prisma.sql`(${newId("webhookDelivery")}, ${endpoint.id}, ${event.id}, ${first.projectId}, ${event.createdAt}, ${event.createdAt}, ${event.createdAt})`),
+      .map((endpoint) => ({
+        id: newId("webhookDelivery"),
+        endpointId: endpoint.id,
+        eventId: event.id,
+        projectId: event.projectId!,
+        nextAttemptAt: event.createdAt,
+        createdAt: event.createdAt,
+        updatedAt: event.createdAt,
+      })),
   );
-  if (rows.length > 0) {
-    await statements.write(Prisma.sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,
-      created_at, updated_at) VALUES ${Prisma.join(rows)}`);
-  }
+}
+
+/** Events recorded together belong to one project and environment: the first names them. */
+export function subscribersWhere(events: readonly EventRow[]): Prisma.WebhookEndpointWhereInput | null {
+  const first = events[0];
+  if (!first?.projectId) return null;
+  return { projectId: first.projectId, environment: first.environment, status: "enabled" };
+}
+
+export async function scheduleDeliveries(transaction: Prisma.TransactionClient, events: readonly EventRow[]): Promise<number> {
+  const where = subscribersWhere(events);
+  if (!where) return 0;
+  const endpoints = await transaction.webhookEndpoint.findMany({ where, select: { id: true, enabledEvents: true } });
+  const rows = deliveryRows(events, endpoints);
+  if (rows.length > 0) await transaction.webhookDelivery.createMany({ data: rows });
   return rows.length;
 }

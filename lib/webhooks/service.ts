@@ -4,8 +4,8 @@ import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { EVENT_TYPES } from "../events/events";
 import type { WebhookEndpoint } from "../generated/prisma/client";
-import { assertEnvironment, type Principal } from "../http/auth";
-import { ApiError } from "../http/errors";
+import { assertSameEnvironment, type Tenant } from "../tenant";
+import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { mayTargetPrivateAddresses } from "./deliver";
@@ -33,7 +33,7 @@ export function newWebhookSecret(): string {
 }
 
 /** https, public addresses; in the sandbox with WEBHOOK_ALLOW_PRIVATE_TARGETS also http and private ones. */
-async function assertAcceptableUrl(url: string, environment: Principal["environment"]): Promise<void> {
+async function assertAcceptableUrl(url: string, environment: Tenant["environment"]): Promise<void> {
   const local = mayTargetPrivateAddresses(environment);
   const problem = await checkWebhookUrl(url, { allowHttp: local, allowPrivate: local });
   if (problem === null) return;
@@ -55,23 +55,24 @@ function assertKnownEvents(enabledEvents: readonly string[]): string[] {
   return [...new Set(enabledEvents)];
 }
 
-export async function createWebhookEndpoint(principal: Principal, input: z.output<typeof createWebhookEndpointBodySchema>, database: DatabaseClient = db()) {
+export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.output<typeof createWebhookEndpointBodySchema>; transaction?: DatabaseClient }) {
+  const { tenant, input, transaction: database = db() } = options;
   const enabledEvents = assertKnownEvents(input.enabled_events);
-  await assertAcceptableUrl(input.url, principal.environment);
+  await assertAcceptableUrl(input.url, tenant.environment);
   const now = clock.now();
   const secret = newWebhookSecret();
   return inTransaction(database, async (transaction) => {
     // Serialise creations per project so two concurrent ones cannot both pass the limit.
-    await transaction.$queryRaw`SELECT id FROM projects WHERE id = ${principal.projectId} FOR UPDATE`;
-    const existing = await transaction.webhookEndpoint.count({ where: { projectId: principal.projectId, environment: principal.environment } });
+    await transaction.$queryRaw`SELECT id FROM projects WHERE id = ${tenant.projectId} FOR UPDATE`;
+    const existing = await transaction.webhookEndpoint.count({ where: { projectId: tenant.projectId, environment: tenant.environment } });
     if (existing >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
       throw new ApiError("webhook_endpoint_limit", { message: `A project has at most ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints per environment.` });
     }
     const endpoint = await transaction.webhookEndpoint.create({
       data: {
         id: newId("webhookEndpoint"),
-        projectId: principal.projectId,
-        environment: principal.environment,
+        projectId: tenant.projectId,
+        environment: tenant.environment,
         url: input.url,
         enabledEvents,
         description: input.description ?? null,
@@ -87,19 +88,19 @@ export async function createWebhookEndpoint(principal: Principal, input: z.outpu
 }
 
 /** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
-export async function getOwnWebhookEndpointOrThrow(principal: Principal, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: principal.projectId } });
+export async function getOwnWebhookEndpointOrThrow(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: tenant.projectId } });
   if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
-  assertEnvironment(principal, { livemode: endpoint.environment === "live" });
+  assertSameEnvironment(tenant, endpoint);
   return endpoint;
 }
 
-export async function retrieveWebhookEndpoint(principal: Principal, id: string) {
-  return serializeWebhookEndpoint(await getOwnWebhookEndpointOrThrow(principal, id));
+export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
+  return serializeWebhookEndpoint(await getOwnWebhookEndpointOrThrow(tenant, id));
 }
 
-export async function listWebhookEndpoints(options: { principal: Principal; query: z.output<typeof listWebhookEndpointsQuerySchema>; url: string }) {
-  const where = { projectId: options.principal.projectId, environment: options.principal.environment };
+export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.output<typeof listWebhookEndpointsQuerySchema>; url: string }) {
+  const where = { projectId: options.tenant.projectId, environment: options.tenant.environment };
   return paginate({
     kind: "webhookEndpoint",
     page: options.query satisfies PageRequest,
@@ -112,10 +113,10 @@ export async function listWebhookEndpoints(options: { principal: Principal; quer
 
 const ENABLED = { status: "enabled" as const, disabledReason: null, failingSince: null };
 
-export async function updateWebhookEndpoint(principal: Principal, id: string, input: z.output<typeof updateWebhookEndpointBodySchema>) {
-  await getOwnWebhookEndpointOrThrow(principal, id);
+export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Tenant; id: string; input: z.output<typeof updateWebhookEndpointBodySchema> }) {
+  await getOwnWebhookEndpointOrThrow(tenant, id);
   const enabledEvents = input.enabled_events ? assertKnownEvents(input.enabled_events) : undefined;
-  if (input.url !== undefined) await assertAcceptableUrl(input.url, principal.environment);
+  if (input.url !== undefined) await assertAcceptableUrl(input.url, tenant.environment);
   const status = input.disabled === undefined ? {} : input.disabled ? { status: "disabled" as const, disabledReason: "manual" } : ENABLED;
   const updated = await db().webhookEndpoint.update({
     where: { id },
@@ -132,15 +133,15 @@ export async function updateWebhookEndpoint(principal: Principal, id: string, in
 }
 
 /** Re-enables a disabled endpoint (spec 3.5). Deliveries stopped while it was disabled are not resent: replay them. */
-export async function enableWebhookEndpoint(principal: Principal, id: string) {
-  await getOwnWebhookEndpointOrThrow(principal, id);
+export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
+  await getOwnWebhookEndpointOrThrow(tenant, id);
   const updated = await db().webhookEndpoint.update({ where: { id }, data: { ...ENABLED, updatedAt: clock.now() } });
   return serializeWebhookEndpoint(updated);
 }
 
 /** A new secret; the old one keeps signing (a second `v1`) for `overlapHours`, so receivers can switch over. */
-export async function rollWebhookSecret(principal: Principal, id: string, overlapHours: number) {
-  const endpoint = await getOwnWebhookEndpointOrThrow(principal, id);
+export async function rollWebhookSecret({ tenant, id, overlapHours }: { tenant: Tenant; id: string; overlapHours: number }) {
+  const endpoint = await getOwnWebhookEndpointOrThrow(tenant, id);
   const now = clock.now();
   const secret = newWebhookSecret();
   const updated = await db().webhookEndpoint.update({
@@ -155,8 +156,8 @@ export async function rollWebhookSecret(principal: Principal, id: string, overla
   return { ...serializeWebhookEndpoint(updated), secret };
 }
 
-export async function deleteWebhookEndpoint(principal: Principal, id: string) {
-  await getOwnWebhookEndpointOrThrow(principal, id);
+export async function deleteWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
+  await getOwnWebhookEndpointOrThrow(tenant, id);
   await db().webhookEndpoint.delete({ where: { id } });
   return { id, object: "webhook_endpoint" as const, deleted: true };
 }

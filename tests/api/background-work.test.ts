@@ -11,12 +11,13 @@
 import { InngestTestEngine } from "@inngest/test";
 import type { EventPayload } from "inngest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApplication, countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
+import { createApplication } from "@/lib/applications/create";
+import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
 import type { ApplicationStatus } from "@/lib/applications/schemas";
-import type { Principal } from "@/lib/http/auth";
+import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
 import { LOCAL_SCHEDULE, LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
 import { readQueueStatus } from "@/lib/jobs/queue";
@@ -37,26 +38,21 @@ beforeEach(async () => {
   project = await createTestProject();
 });
 
-function principalFor(credentials: ProjectCredentials): Principal {
-  return {
-    projectId: credentials.project_id,
-    clientId: credentials.client_id,
-    environment: "sandbox",
-    livemode: false,
-    scopes: new Set(),
-    tokenId: "t",
-    limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
-  };
+function tenantOf(credentials: ProjectCredentials): Tenant {
+  return { projectId: credentials.project_id, environment: "sandbox" };
 }
 
 /** A new sandbox application (`created`) for £50,000 over 24 months; returns its id. */
 async function newApplication(companyNumber = "12345678"): Promise<string> {
-  const application = await createApplication(principalFor(project), {
-    business: { company_number: companyNumber },
-    amount_pence: 5_000_000,
-    term_months: 24,
-    applicant: { email: "director@example.co.uk" },
-    reference: `ref-${companyNumber}`,
+  const application = await createApplication({
+    tenant: tenantOf(project),
+    input: {
+      business: { company_number: companyNumber },
+      amount_pence: 5_000_000,
+      term_months: 24,
+      applicant: { email: "director@example.co.uk" },
+      reference: `ref-${companyNumber}`,
+    },
   });
   return application.id;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { changeFeed, ListenedCache, stopChangeFeed, type CachedTable } from "@/lib/change-feed";
 import { db, disconnectDatabase } from "@/lib/db";
 import { authenticateClient } from "@/lib/oauth/client-authentication";
-import type { OAuthError } from "@/lib/oauth/errors";
+import type { ApiError } from "@/lib/errors";
 import { readProjectState } from "@/lib/projects/project-state";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { createTestProject } from "../helpers/partner";
@@ -73,13 +73,13 @@ async function silently(sql: string, values: unknown[]): Promise<void> {
 }
 
 function authenticate(secret = project.live.secret_key) {
-  return authenticateClient(new Request("http://localhost/oauth/token", { method: "POST" }), { client_id: project.client_id, client_secret: secret });
+  return authenticateClient({ authorization: null, form: { client_id: project.client_id, client_secret: secret } });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
   return promise.then(
     () => "authenticated",
-    (error: OAuthError) => error.code,
+    (error: ApiError) => error.code,
   );
 }
 

@@ -7,7 +7,7 @@ import { freezeClock, restoreClock } from "@/lib/clock";
 import { seedCmsPages, SEEDED_CMS_PAGE_KEYS } from "@/lib/cms/seed-pages";
 import { getPublishedPage, listPages, listPublishedPages, savePage, setPublished } from "@/lib/cms/service";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { expectApiError } from "../helpers/http";
 

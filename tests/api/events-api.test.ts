@@ -2,7 +2,6 @@
 // the events the lifecycle writes, and the server-sent stream the CLI forwarder reads.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { statementsIn } from "@/lib/statements";
 import { recordEvents, type EventType } from "@/lib/events/events";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../helpers/app-server";
@@ -49,7 +48,7 @@ async function record(
   const environment = options.environment ?? "sandbox";
   const createdAt = options.createdAt ?? at(0);
   const [id] = await db().$transaction((transaction) =>
-    recordEvents(statementsIn(transaction), [{ projectId: options.projectId ?? project.project_id, environment, type, object, createdAt }]),
+    recordEvents(transaction, [{ projectId: options.projectId ?? project.project_id, environment, type, object, createdAt }]),
   );
   return { id: id!, type, object, createdAt, environment };
 }
@@ -143,7 +142,7 @@ describe("GET /events", () => {
   it("defaults to 20 a page", async () => {
     const ids: string[] = [];
     await db().$transaction(async (transaction) => {
-      ids.push(...(await recordEvents(statementsIn(transaction), Array.from({ length: 21 }, (_, index) => ({ projectId: project.project_id, environment: "sandbox" as const, type: "application.created" as const, object: { sequence: index }, createdAt: at(index) })))));
+      ids.push(...(await recordEvents(transaction, Array.from({ length: 21 }, (_, index) => ({ projectId: project.project_id, environment: "sandbox" as const, type: "application.created" as const, object: { sequence: index }, createdAt: at(index) })))));
     });
     expect(await listIds("")).toEqual({ ids: ids.slice(1).reverse(), has_more: true });
   });

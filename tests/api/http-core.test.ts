@@ -2,7 +2,7 @@
 // and a clear 4xx for each kind of bad input. Probe routes use the builder exactly as app routes do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { expectApiError, jsonRequest } from "../helpers/http";

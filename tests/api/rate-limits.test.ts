@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/http/auth";
-import { meterPartnerRequest, meterRouteOperation } from "@/lib/http/metering";
+import { meterPartnerRequest, meterSubLimit } from "@/lib/http/metering";
+import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 import { startRequest } from "@/lib/http/request-context";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../helpers/app-server";
@@ -126,17 +127,18 @@ describe("sub-limits and concurrency", () => {
   it("limits POST /applications to 5 a second on top of the project bucket", async () => {
     freezeClock("2027-02-02T09:00:00.000Z");
     const caller = principal(`proj_sub_${Date.now()}`);
+    const metered = { principal: caller, request: new Request("http://localhost/partner/v1/applications", { method: "POST" }), body: null };
     for (let index = 0; index < 5; index += 1) {
       const admitted = context();
       await (await meterPartnerRequest(caller, admitted))();
-      await meterRouteOperation(caller, "POST /applications", admitted);
+      await meterSubLimit(SUB_LIMITS.applicationsCreate, metered, admitted);
     }
     const refused = context();
     await (await meterPartnerRequest(caller, refused))();
-    await expect(meterRouteOperation(caller, "POST /applications", refused)).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(meterSubLimit(SUB_LIMITS.applicationsCreate, metered, refused)).rejects.toMatchObject({ code: "rate_limited" });
     expect(refused.rateLimit?.policy).toMatchObject({ name: "applications-create", ratePerSecond: 5, burst: 5 });
     // The project bucket still has room for other routes, which have no sub-limit.
-    await expect(meterRouteOperation(caller, "GET /applications", context())).resolves.toBeUndefined();
+    await expect(meterSubLimit(undefined, metered, context())).resolves.toBeUndefined();
     await expect(meterPartnerRequest(caller, context())).resolves.toBeTypeOf("function");
   });
 

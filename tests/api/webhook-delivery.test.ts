@@ -17,13 +17,12 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApplication } from "@/lib/applications/service";
+import { createApplication } from "@/lib/applications/create";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { statementsIn } from "@/lib/statements";
 import { recordEvents, renderEventBody, type EventType } from "@/lib/events/events";
 import { pruneExpiredEvents } from "@/lib/events/service";
-import type { Principal } from "@/lib/http/auth";
+import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
 import { runMaintenance } from "@/lib/jobs/maintenance";
 import { sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
@@ -158,16 +157,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function principalFor(project: ProjectCredentials, environment: "sandbox" | "live" = "sandbox"): Principal {
-  return {
-    projectId: project.project_id,
-    clientId: project.client_id,
-    environment,
-    livemode: environment === "live",
-    scopes: new Set(),
-    tokenId: "t",
-    limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
-  };
+function principalFor(project: ProjectCredentials, environment: "sandbox" | "live" = "sandbox"): Tenant {
+  return { projectId: project.project_id, environment };
 }
 
 /** A fresh project and its sandbox principal. */
@@ -177,10 +168,10 @@ async function newPartner() {
 }
 
 /** Records events (and so schedules their deliveries) as the services do; returns their ids in order. */
-async function recordEventsAt(principal: Principal, types: EventType[], createdAt: Date = clock.now()): Promise<string[]> {
+async function recordEventsAt(principal: Tenant, types: EventType[], createdAt: Date = clock.now()): Promise<string[]> {
   return db().$transaction((transaction) =>
     recordEvents(
-      statementsIn(transaction),
+      transaction,
       types.map((type, index) => ({
         projectId: principal.projectId,
         environment: principal.environment,
@@ -192,7 +183,7 @@ async function recordEventsAt(principal: Principal, types: EventType[], createdA
   );
 }
 
-async function recordEvent(principal: Principal, type: EventType = "application.created", createdAt: Date = clock.now()): Promise<string> {
+async function recordEvent(principal: Tenant, type: EventType = "application.created", createdAt: Date = clock.now()): Promise<string> {
   const [id] = await recordEventsAt(principal, [type], createdAt);
   return id!;
 }
@@ -213,12 +204,12 @@ async function endpointRow(id: string) {
   return db().webhookEndpoint.findUniqueOrThrow({ where: { id } });
 }
 
-async function registerEndpoint(principal: Principal, url: string, enabledEvents: string[] = ["*"], extra: { api_version?: "2026-11-01" } = {}) {
-  return createWebhookEndpoint(principal, { url, enabled_events: enabledEvents, ...extra });
+async function registerEndpoint(principal: Tenant, url: string, enabledEvents: string[] = ["*"], extra: { api_version?: "2026-11-01" } = {}) {
+  return createWebhookEndpoint({ tenant: principal, input: { url, enabled_events: enabledEvents, ...extra } });
 }
 
 /** An endpoint row written straight to the database, as registration would never allow it. */
-async function insertEndpointRow(principal: Principal, url: string) {
+async function insertEndpointRow(principal: Tenant, url: string) {
   const now = clock.now();
   return db().webhookEndpoint.create({
     data: {
@@ -274,7 +265,7 @@ describe("what a delivery carries", () => {
     const { project, principal } = await newPartner();
     const receiver = await startReceiver();
     const endpoint = await registerEndpoint(principal, `${receiver.url}/hooks`);
-    await createApplication(principal, { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } });
+    await createApplication({ tenant: principal, input: { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } } });
     const stored = await db().event.findFirstOrThrow({ where: { projectId: project.project_id } });
     expect(stored.type).toBe("application.created");
     const delivery = await deliveryOf(stored.id, endpoint.id);
@@ -556,7 +547,7 @@ describe("replay (POST /partner/v1/events/{id}/replay)", () => {
     const created = await registerEndpoint(principal, `${receiver.url}/created`, ["application.created"]);
     const payments = await registerEndpoint(principal, `${receiver.url}/payments`, ["payment.settled"]);
     const off = await registerEndpoint(principal, `${receiver.url}/off`);
-    await updateWebhookEndpoint(principal, off.id, { disabled: true });
+    await updateWebhookEndpoint({ tenant: principal, id: off.id, input: { disabled: true } });
     const eventId = await recordEvent(principal, "application.created");
     expect(await db().webhookDelivery.count({ where: { eventId } })).toBe(2);
     for (const endpoint of [all, created]) expect(await attemptDelivery((await deliveryOf(eventId, endpoint.id)).id)).toBe("succeeded");
@@ -643,13 +634,13 @@ describe("subscriptions", () => {
     const everything = await registerEndpoint(principal, `${receiver.url}/everything`);
     const createdOnly = await registerEndpoint(principal, `${receiver.url}/created`, ["application.created"]);
     const disabled = await registerEndpoint(principal, `${receiver.url}/disabled`);
-    await updateWebhookEndpoint(principal, disabled.id, { disabled: true });
+    await updateWebhookEndpoint({ tenant: principal, id: disabled.id, input: { disabled: true } });
     const otherProject = await registerEndpoint(other.principal, `${receiver.url}/other-project`);
     const live = await insertEndpointRow(principalFor(other.project, "live"), "https://hooks.example.com/live");
-    const sameProjectLive = await insertEndpointRow({ ...principal, environment: "live", livemode: true }, "https://hooks.example.com/same-project-live");
+    const sameProjectLive = await insertEndpointRow({ ...principal, environment: "live" }, "https://hooks.example.com/same-project-live");
 
     const [created, decided, settled] = await recordEventsAt(principal, ["application.created", "decision.completed", "payment.settled"]);
-    const liveEvent = await recordEvent({ ...principal, environment: "live", livemode: true }, "application.created");
+    const liveEvent = await recordEvent({ ...principal, environment: "live" }, "application.created");
 
     const scheduled = await db().webhookDelivery.findMany({ where: { eventId: { in: [created!, decided!, settled!, liveEvent] } } });
     const pairs = scheduled.map((delivery) => `${delivery.endpointId} ${delivery.eventId}`).sort();
@@ -710,7 +701,7 @@ describe("secret roll", () => {
     const endpoint = await registerEndpoint(principal, `${receiver.url}/hooks`);
     const oldSecret = endpoint.secret;
 
-    const rolled = await rollWebhookSecret(principal, endpoint.id, 24);
+    const rolled = await rollWebhookSecret({ tenant: principal, id: endpoint.id, overlapHours: 24 });
 
     const newSecret = rolled.secret;
     expect(newSecret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
@@ -778,7 +769,7 @@ describe("retention (30 days)", () => {
     const { principal } = await newPartner();
     const receiver = await startReceiver();
     const endpoint = await registerEndpoint(principal, `${receiver.url}/hooks`);
-    await updateWebhookEndpoint(principal, endpoint.id, { disabled: true });
+    await updateWebhookEndpoint({ tenant: principal, id: endpoint.id, input: { disabled: true } });
     const eventIds: string[] = [];
     for (const instant of createdAt) {
       const eventId = await recordEvent(principal, "application.created", instant);

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { statementsIn } from "@/lib/statements";
 import { config } from "@/lib/env";
 import { recordEvents } from "@/lib/events/events";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -660,7 +659,7 @@ describe("DELETE /webhook_endpoints/{id}", () => {
     const doomed = await register(token, { enabled_events: ["application.created"] });
     const kept = await register(token, { enabled_events: ["*"] });
     await db().$transaction((transaction) =>
-      recordEvents(statementsIn(transaction), [
+      recordEvents(transaction, [
         { projectId: project.project_id, environment: "sandbox", type: "application.created", object: { id: "app_test", object: "application" }, createdAt: new Date(T0) },
       ]),
     );

@@ -2,10 +2,10 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createApplication, submitApplication } from "@/lib/applications/service";
+import { createApplication } from "@/lib/applications/create";
+import { submitApplication } from "@/lib/applications/service";
 import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
-import type { Principal } from "@/lib/http/auth";
 import { hashSecret } from "@/lib/keys/secrets";
 import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
 import pg from "pg";
@@ -96,20 +96,9 @@ describe("applications and decisions", () => {
   /** A sandbox application of a project of its own, taken through decisioning by the same services the API uses. */
   async function decidedApplication(companyNumber: string) {
     const project = await createTestProject();
-    const principal: Principal = {
-      projectId: project.project_id,
-      clientId: project.client_id,
-      environment: "sandbox",
-      livemode: false,
-      scopes: new Set(),
-      tokenId: "cli-test",
-      limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
-    };
-    const created = await createApplication(principal, {
-      business: { company_number: companyNumber },
-      amount_pence: 5_000_000,
-      term_months: 24,
-      applicant: { email: "director@example.co.uk" },
+    const created = await createApplication({
+      tenant: { projectId: project.project_id, environment: "sandbox" },
+      input: { business: { company_number: companyNumber }, amount_pence: 5_000_000, term_months: 24, applicant: { email: "director@example.co.uk" } },
     });
     await submitApplication({ projectId: project.project_id, id: created.id });
     // submitApplication also hands the application to this process's background driver, which may hold the

@@ -3,7 +3,8 @@
 // field for field and in the same key order, for every kind of row.
 import { beforeAll, describe, expect, it } from "vitest";
 import { applicationJsonSql, serializeApplication } from "@/lib/applications/serialize";
-import { db, readRows } from "@/lib/db";
+import { db } from "@/lib/db";
+import { readRows } from "@/lib/fast-lane";
 import { Prisma, type Application } from "@/lib/generated/prisma/client";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";

@@ -7,21 +7,20 @@ import {
   canTransition,
   IllegalTransitionError,
   lockApplication,
-  openApplication,
   transitionApplication,
   type ApplicationTrigger,
-  type NewApplication,
 } from "@/lib/applications/state-machine";
+import { openApplication, type NewApplication } from "@/lib/applications/create";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "@/lib/applications/schemas";
 import { serializeApplication } from "@/lib/applications/serialize";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { Prisma, type Application } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
-import { inBatchedTransaction } from "@/lib/statements";
+import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { createTestProject } from "../../helpers/partner";
 
 const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");

@@ -5,7 +5,8 @@ import { listEvents } from "@/lib/events/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events", {
   GET: endpoint({
+    scope: "events:read",
     query: listEventsQuerySchema,
-    handler: async ({ principal, query, context }) => ok(await listEvents({ principal, query, url: context.url.pathname })),
+    handler: async ({ tenant, query, context }) => ok(await listEvents({ tenant, query, url: context.url.pathname })),
   }),
 });

@@ -5,12 +5,14 @@ import { createKey, listKeys } from "@/lib/keys/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/keys", {
   GET: endpoint({
+    scope: "partner:manage",
     query: listKeysQuerySchema,
-    handler: async ({ principal, query, context }) => ok(await listKeys({ principal, query, url: context.url.pathname })),
+    handler: async ({ tenant, query, context }) => ok(await listKeys({ tenant, query, url: context.url.pathname })),
   }),
   POST: endpoint({
+    scope: "partner:manage",
     body: createKeyBodySchema,
     idempotent: true,
-    handler: async ({ principal, body, database }) => created(await createKey(principal, body, database)),
+    handler: async ({ tenant, body, transaction }) => created(await createKey({ tenant, input: body, transaction })),
   }),
 });

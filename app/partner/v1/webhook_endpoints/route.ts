@@ -5,12 +5,14 @@ import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/serv
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints", {
   GET: endpoint({
+    scope: "webhooks:manage",
     query: listWebhookEndpointsQuerySchema,
-    handler: async ({ principal, query, context }) => ok(await listWebhookEndpoints({ principal, query, url: context.url.pathname })),
+    handler: async ({ tenant, query, context }) => ok(await listWebhookEndpoints({ tenant, query, url: context.url.pathname })),
   }),
   POST: endpoint({
+    scope: "webhooks:manage",
     body: createWebhookEndpointBodySchema,
     idempotent: true,
-    handler: async ({ principal, body, database }) => created(await createWebhookEndpoint(principal, body, database)),
+    handler: async ({ tenant, body, transaction }) => created(await createWebhookEndpoint({ tenant, input: body, transaction })),
   }),
 });

@@ -1,12 +1,14 @@
 // POST /public/v1/consent — record a cookie-consent snapshot (spec 4.8): fail-open, always 202 `{recorded}`.
-import { recordConsentQuerySchema } from "@/lib/consent/schemas";
+import { CONSENT_BODY_LIMIT_BYTES, recordConsentBodySchema, recordConsentQuerySchema } from "@/lib/consent/schemas";
 import { recordConsent } from "@/lib/consent/service";
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/consent", {
   POST: endpoint({
-    rawBody: true,
     query: recordConsentQuerySchema,
-    handler: async ({ request, database }) => reply(202, await recordConsent({ request, database })),
+    body: recordConsentBodySchema.nullable(),
+    bodyLimitBytes: CONSENT_BODY_LIMIT_BYTES,
+    bodyFailsOpen: true,
+    handler: async ({ body }) => reply(202, await recordConsent({ snapshot: body })),
   }),
 });

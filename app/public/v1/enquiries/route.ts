@@ -7,6 +7,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   POST: endpoint({
     body: createEnquiryRawBodySchema,
     bodyLimitBytes: ENQUIRY_BODY_LIMIT_BYTES,
-    handler: async ({ body, database }) => created(await createEnquiry({ input: parseCreateEnquiryBody(body), database })),
+    handler: async ({ body }) => created(await createEnquiry({ input: parseCreateEnquiryBody(body) })),
   }),
 });

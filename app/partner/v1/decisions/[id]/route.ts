@@ -5,7 +5,8 @@ import { retrieveDecision } from "@/lib/decisions/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/decisions/{id}", {
   GET: endpoint({
+    scope: "decisions:read",
     params: decisionIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await retrieveDecision(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await retrieveDecision({ tenant, id: params.id })),
   }),
 });

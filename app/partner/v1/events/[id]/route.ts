@@ -5,7 +5,8 @@ import { retrieveEvent } from "@/lib/events/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/{id}", {
   GET: endpoint({
+    scope: "events:read",
     params: eventIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await retrieveEvent(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await retrieveEvent({ tenant, id: params.id })),
   }),
 });

@@ -6,10 +6,11 @@ import { streamEvents } from "@/lib/events/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/stream", {
   GET: endpoint({
+    scope: "events:read",
     query: streamEventsQuerySchema,
     sandboxOnly: true,
-    handler: async ({ principal, query, request }) => {
-      const stream = await streamEvents(principal, { types: query.types, lastEventId: request.headers.get("last-event-id"), signal: request.signal });
+    handler: async ({ tenant, query, request }) => {
+      const stream = await streamEvents({ tenant, types: query.types, lastEventId: request.headers.get("last-event-id"), signal: request.signal });
       return new Response(stream, { headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive" } });
     },
   }),

@@ -4,6 +4,14 @@ import { keyIdParamsSchema } from "@/lib/keys/schemas";
 import { retrieveKey, revokeKey } from "@/lib/keys/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/keys/{id}", {
-  GET: endpoint({ params: keyIdParamsSchema, handler: async ({ principal, params }) => ok(await retrieveKey(principal, params.id)) }),
-  DELETE: endpoint({ params: keyIdParamsSchema, handler: async ({ principal, params }) => ok(await revokeKey(principal, params.id)) }),
+  GET: endpoint({
+    scope: "partner:manage",
+    params: keyIdParamsSchema,
+    handler: async ({ tenant, params }) => ok(await retrieveKey({ tenant, id: params.id })),
+  }),
+  DELETE: endpoint({
+    scope: "partner:manage",
+    params: keyIdParamsSchema,
+    handler: async ({ tenant, params }) => ok(await revokeKey({ tenant, id: params.id })),
+  }),
 });

@@ -5,16 +5,19 @@ import { deleteWebhookEndpoint, retrieveWebhookEndpoint, updateWebhookEndpoint }
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints/{id}", {
   GET: endpoint({
+    scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await retrieveWebhookEndpoint(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await retrieveWebhookEndpoint({ tenant, id: params.id })),
   }),
   POST: endpoint({
+    scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
     body: updateWebhookEndpointBodySchema,
-    handler: async ({ principal, params, body }) => ok(await updateWebhookEndpoint(principal, params.id, body)),
+    handler: async ({ tenant, params, body }) => ok(await updateWebhookEndpoint({ tenant, id: params.id, input: body })),
   }),
   DELETE: endpoint({
+    scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await deleteWebhookEndpoint(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await deleteWebhookEndpoint({ tenant, id: params.id })),
   }),
 });

@@ -7,6 +7,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   POST: endpoint({
     body: sendSupportMessageRawBodySchema,
     bodyLimitBytes: SUPPORT_CHAT_BODY_LIMIT_BYTES,
-    handler: async ({ body, database }) => ok(await sendSupportMessage({ ...parseSendSupportMessageBody(body), database })),
+    handler: async ({ body }) => ok(await sendSupportMessage(parseSendSupportMessageBody(body))),
   }),
 });

@@ -5,8 +5,9 @@ import { withdrawApplication } from "@/lib/applications/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/applications/{id}/withdraw", {
   POST: endpoint({
+    scope: "applications:write",
     params: applicationIdParamsSchema,
     body: withdrawApplicationBodySchema,
-    handler: async ({ principal, params, body }) => ok(await withdrawApplication(principal, params.id, body?.reason)),
+    handler: async ({ tenant, params, body }) => ok(await withdrawApplication({ tenant, id: params.id, reason: body?.reason })),
   }),
 });

@@ -5,9 +5,10 @@ import { replayEvent } from "@/lib/events/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/{id}/replay", {
   POST: endpoint({
+    scope: "webhooks:manage",
     params: eventIdParamsSchema,
     body: replayEventBodySchema,
     idempotent: true,
-    handler: async ({ principal, params, body, database }) => reply(202, await replayEvent(principal, params.id, body?.endpoint_id, database)),
+    handler: async ({ tenant, params, body, transaction }) => reply(202, await replayEvent({ tenant, id: params.id, endpointId: body?.endpoint_id, transaction })),
   }),
 });

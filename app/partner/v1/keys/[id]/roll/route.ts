@@ -5,9 +5,10 @@ import { rollKey } from "@/lib/keys/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/keys/{id}/roll", {
   POST: endpoint({
+    scope: "partner:manage",
     params: keyIdParamsSchema,
     body: rollKeyBodySchema,
     idempotent: true,
-    handler: async ({ principal, params, body, database }) => created(await rollKey(principal, params.id, body.overlap_hours, database)),
+    handler: async ({ tenant, params, body, transaction }) => created(await rollKey({ tenant, id: params.id, overlapHours: body.overlap_hours, transaction })),
   }),
 });

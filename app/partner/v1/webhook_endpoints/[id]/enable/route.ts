@@ -5,7 +5,8 @@ import { enableWebhookEndpoint } from "@/lib/webhooks/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints/{id}/enable", {
   POST: endpoint({
+    scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await enableWebhookEndpoint(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await enableWebhookEndpoint({ tenant, id: params.id })),
   }),
 });

@@ -6,8 +6,9 @@ import { rollWebhookSecret } from "@/lib/webhooks/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints/{id}/roll_secret", {
   POST: endpoint({
+    scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
     body: rollWebhookSecretBodySchema,
-    handler: async ({ principal, params, body }) => ok(await rollWebhookSecret(principal, params.id, body.overlap_hours)),
+    handler: async ({ tenant, params, body }) => ok(await rollWebhookSecret({ tenant, id: params.id, overlapHours: body.overlap_hours })),
   }),
 });

@@ -5,8 +5,9 @@ import { expireNow } from "@/lib/applications/test-helpers";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/expire", {
   POST: endpoint({
+    scope: "applications:write",
     sandboxOnly: true,
     params: applicationIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await expireNow(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await expireNow({ tenant, id: params.id })),
   }),
 });

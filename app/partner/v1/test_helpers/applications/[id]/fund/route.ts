@@ -5,8 +5,9 @@ import { acceptOfferAndFund } from "@/lib/applications/test-helpers";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/fund", {
   POST: endpoint({
+    scope: "applications:write",
     sandboxOnly: true,
     params: applicationIdParamsSchema,
-    handler: async ({ principal, params }) => ok(await acceptOfferAndFund(principal, params.id)),
+    handler: async ({ tenant, params }) => ok(await acceptOfferAndFund({ tenant, id: params.id })),
   }),
 });

@@ -5,9 +5,10 @@ import { submitAsApplicant } from "@/lib/applications/test-helpers";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/submit", {
   POST: endpoint({
+    scope: "applications:write",
     sandboxOnly: true,
     params: applicationIdParamsSchema,
     body: submitApplicationBodySchema,
-    handler: async ({ principal, params, body }) => ok(await submitAsApplicant(principal, params.id, body)),
+    handler: async ({ tenant, params, body }) => ok(await submitAsApplicant({ tenant, id: params.id, declaredAnnualTurnoverPence: body?.declared_annual_turnover_pence })),
   }),
 });

@@ -5,9 +5,10 @@ import { resolveReferralAsUnderwriter } from "@/lib/applications/test-helpers";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/decisions/{id}/resolve_referral", {
   POST: endpoint({
+    scope: "applications:write",
     sandboxOnly: true,
     params: decisionIdParamsSchema,
     body: resolveReferralBodySchema,
-    handler: async ({ principal, params, body }) => ok(await resolveReferralAsUnderwriter(principal, params.id, body)),
+    handler: async ({ tenant, params, body }) => ok(await resolveReferralAsUnderwriter({ tenant, decisionId: params.id, ...body })),
   }),
 });

@@ -1,18 +1,23 @@
-// The one error catalogue (spec 7.2 and 7.3). Nothing else maps an error code to an HTTP status.
+// The one error catalogue: every code the platform answers with (spec 7.2 and 7.3, the OAuth codes of RFC 6749
+// §5.2 and spec 5.2), its status, type and whether a retry may succeed, and the one renderer of each error
+// shape: the envelope of spec 7.1, the OAuth form, and the site's `{ok: false, error}` (spec 7.4). Domain code
+// throws `ApiError`; the route builder renders it. Nothing else maps a code to a status.
 //
 // Choices where the spec is silent or disagrees with itself:
 // - `payload_too_large`: 7.2 (partner ring) says 413 for an oversize body; 7.3 says 422 for an oversize `fields`
 //   object on public intake. The partner and site rings use 413; the public ring uses 422, and a whole public body
 //   over the cap is `request_body_too_large` (422), as 7.3 describes.
 // - Codes of 7.2 that 7.3 gives no `type`: authentication failures are `authentication_error`, unexpected and
-//   availability faults `api_error`, everything else `invalid_request_error`.
+//   availability faults `api_error`, everything else `invalid_request_error`. The OAuth codes follow the same rule.
 // - `internal_error` (7.2) is used on every ring for unexpected faults; `server_error` (7.3) is kept for clients
-//   that know it but is not emitted.
+//   that know it, and is what an OAuth endpoint answers for the same fault.
 // - `retryable` follows 7.2's retry column: 429, 500 and 503 are retryable, as is `idempotency_key_in_progress`
 //   (the first request will finish); everything else is not.
 
 export type ErrorType = "authentication_error" | "invalid_request_error" | "rate_limit_error" | "api_error";
 export type Ring = "partner" | "public" | "site";
+/** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`). `site`: `{ok: false, error}` (7.4). */
+export type ErrorFormat = "envelope" | "oauth" | "site";
 
 interface CatalogueEntry {
   status: number;
@@ -21,11 +26,14 @@ interface CatalogueEntry {
   message: string;
   /** Status on the public ring where 7.3 differs from 7.2. */
   publicStatus?: number;
+  /** A code of the OAuth endpoints' own vocabulary (RFC 6749 §5.2, spec 5.2): answered as itself in OAuth form. */
+  oauth?: true;
 }
 
 const auth = (status: number, message: string): CatalogueEntry => ({ status, type: "authentication_error", retryable: false, message });
 const invalid = (status: number, message: string): CatalogueEntry => ({ status, type: "invalid_request_error", retryable: false, message });
 const fault = (status: number, message: string): CatalogueEntry => ({ status, type: "api_error", retryable: true, message });
+const oauth = (entry: CatalogueEntry): CatalogueEntry => ({ ...entry, oauth: true });
 
 export const ERROR_CATALOGUE = {
   // Request shape (7.3)
@@ -53,7 +61,7 @@ export const ERROR_CATALOGUE = {
   unauthenticated: auth(401, "No valid credential was presented."),
   token_expired: auth(401, "The access token has expired."),
   token_revoked: auth(401, "The credential has been revoked."),
-  key_revoked: auth(401, "The API key has been revoked."),
+  key_revoked: oauth(auth(401, "The API key has been revoked.")),
   invalid_api_key: auth(401, "The credential is not valid."),
   missing_api_key: auth(401, "No credential was presented."),
   environment_mismatch: auth(401, "The credential belongs to the other environment."),
@@ -62,9 +70,16 @@ export const ERROR_CATALOGUE = {
   insufficient_scope: auth(403, "The access token lacks the scope this endpoint requires."),
   scope_not_granted: auth(403, "The token is missing a required scope."),
   capability_denied: auth(403, "A staff capability or feature flag is required."),
-  account_suspended: auth(403, "The partner account is suspended."),
+  account_suspended: oauth(auth(403, "The partner account is suspended.")),
+  // The OAuth endpoints (RFC 6749 §5.2, spec 5.2)
+  invalid_request: oauth(invalid(400, "The request is missing a parameter or is malformed.")),
+  invalid_client: oauth(auth(401, "Client authentication failed.")),
+  invalid_grant: oauth(invalid(400, "The grant is invalid, expired or revoked.")),
+  unauthorized_client: oauth(invalid(400, "The client may not use this grant type.")),
+  unsupported_grant_type: oauth(invalid(400, "The grant type is not supported.")),
+  invalid_scope: oauth(invalid(400, "The requested scope is invalid or not granted.")),
   // Limits
-  rate_limited: { status: 429, type: "rate_limit_error", retryable: true, message: "Too many requests; retry after the indicated delay." },
+  rate_limited: oauth({ status: 429, type: "rate_limit_error", retryable: true, message: "Too many requests; retry after the indicated delay." }),
   // Public intake (7.3)
   cms_page_not_found: invalid(404, "No such page."),
   form_required: invalid(422, "The `form` field is required."),
@@ -85,9 +100,9 @@ export const ERROR_CATALOGUE = {
   mcp_tool_not_found: invalid(404, "The tool is not recognised."),
   // Faults
   internal_error: fault(500, "An unexpected error occurred."),
-  server_error: fault(500, "An unexpected error occurred."),
+  server_error: oauth(fault(500, "An unexpected error occurred.")),
   service_unavailable: fault(503, "The service is temporarily unavailable."),
-  temporarily_unavailable: fault(503, "The service is briefly unavailable."),
+  temporarily_unavailable: oauth(fault(503, "The service is briefly unavailable.")),
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -106,6 +121,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+/** The one error class: a catalogue code, a public message and optional detail. */
 export class ApiError extends Error {
   override name = "ApiError";
   readonly code: ErrorCode;
@@ -119,6 +135,11 @@ export class ApiError extends Error {
     this.detail = options.detail;
     this.retryAfterMs = options.retryAfterMs;
     this.headers = options.headers ?? {};
+  }
+
+  /** Whether retrying the same request may succeed (spec 7.1 `retryable`). */
+  get retryable(): boolean {
+    return ERROR_CATALOGUE[this.code].retryable;
   }
 }
 
@@ -140,15 +161,34 @@ export interface ErrorEnvelope {
   };
 }
 
+export interface OAuthErrorBody {
+  error: ErrorCode;
+  error_description: string;
+}
+
+export interface SiteErrorBody {
+  ok: false;
+  error: string;
+}
+
+export interface RenderedError<Body> {
+  status: number;
+  body: Body;
+  headers: Record<string, string>;
+}
+
 /** `Retry-After` is whole seconds, at least one. */
 export function retryAfterSeconds(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 1000));
 }
 
+function retryHeaders(error: ApiError): Record<string, string> {
+  return error.retryable && error.retryAfterMs !== undefined ? { "Retry-After": String(retryAfterSeconds(error.retryAfterMs)) } : {};
+}
+
 /** The envelope of spec 7.1 and the headers that go with it (without the request id, which the route adds). */
-export function renderApiError(error: ApiError, correlationId: string, ring: Ring): { status: number; body: ErrorEnvelope; headers: Record<string, string> } {
+export function renderEnvelope(error: ApiError, correlationId: string, ring: Ring): RenderedError<ErrorEnvelope> {
   const { status, type, retryable } = describeErrorCode(error.code, ring);
-  const headers: Record<string, string> = { ...error.headers, "X-Service-Correlation-Id": correlationId };
   const body: ErrorEnvelope = {
     error: {
       code: error.code,
@@ -159,10 +199,47 @@ export function renderApiError(error: ApiError, correlationId: string, ring: Rin
       retryable,
     },
   };
-  if (retryable && error.retryAfterMs !== undefined) {
-    const seconds = retryAfterSeconds(error.retryAfterMs);
-    body.error.retry_after_ms = seconds * 1000;
-    headers["Retry-After"] = String(seconds);
-  }
-  return { status, body, headers };
+  const retry = retryHeaders(error);
+  if (retry["Retry-After"]) body.error.retry_after_ms = Number(retry["Retry-After"]) * 1000;
+  return { status, body, headers: { ...error.headers, ...retry, "X-Service-Correlation-Id": correlationId } };
+}
+
+/**
+ * A code outside the OAuth vocabulary in that vocabulary's terms: faults become `server_error` or
+ * `temporarily_unavailable`, anything else the client sent wrong `invalid_request` (naming the field).
+ */
+function asOAuthError(error: ApiError): ApiError {
+  if (ERROR_CATALOGUE[error.code].oauth) return error;
+  const status = ERROR_CATALOGUE[error.code].status;
+  if (status === 503) return new ApiError("temporarily_unavailable", { message: "The service is briefly unavailable; retry shortly.", retryAfterMs: error.retryAfterMs });
+  if (status >= 500) return new ApiError("server_error");
+  const field = error.detail?.[0]?.field;
+  return new ApiError("invalid_request", { message: field ? `${error.message} (${field})` : error.message });
+}
+
+/** RFC 6749 §5.2: `error` and `error_description`, never cached. */
+export function renderOAuthError(thrown: ApiError, correlationId: string): RenderedError<OAuthErrorBody> {
+  const error = asOAuthError(thrown);
+  // RFC 6749 §5.2: a 401 to a client that tried HTTP authentication names the scheme it should use.
+  const challenge: Record<string, string> = error.code === "invalid_client" ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {};
+  return {
+    status: ERROR_CATALOGUE[error.code].status,
+    body: { error: error.code, error_description: error.message },
+    headers: { ...challenge, ...error.headers, ...retryHeaders(error), "Cache-Control": "no-store", Pragma: "no-cache", "X-Service-Correlation-Id": correlationId },
+  };
+}
+
+/** The site endpoints' shape (spec 7.4): `{ok: false, error}` with the message, and the catalogue's status. */
+export function renderSiteError(error: ApiError, correlationId: string): RenderedError<SiteErrorBody> {
+  return {
+    status: describeErrorCode(error.code, "site").status,
+    body: { ok: false, error: error.message },
+    headers: { ...error.headers, ...retryHeaders(error), "X-Service-Correlation-Id": correlationId },
+  };
+}
+
+export function renderError(error: ApiError, options: { format: ErrorFormat; ring: Ring; correlationId: string }): RenderedError<unknown> {
+  if (options.format === "oauth") return renderOAuthError(error, options.correlationId);
+  if (options.format === "site") return renderSiteError(error, options.correlationId);
+  return renderEnvelope(error, options.correlationId, options.ring);
 }

@@ -1,9 +1,10 @@
-// Hand-written statements (lib/statements.ts): literals written into a batched message must round-trip any
+// The application create's batched transaction (lib/applications/batched-transaction.ts): literals written into a batched message must round-trip any
 // value exactly and never let a value become SQL; a batched transaction commits everything or nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, readRows } from "@/lib/db";
+import { db } from "@/lib/db";
+import { readRows } from "@/lib/fast-lane";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { inBatchedTransaction, inlineValues } from "@/lib/statements";
+import { inBatchedTransaction, inlineValues } from "@/lib/applications/batched-transaction";
 
 // A table of this file's own, so nothing else in the shared database is touched.
 const TABLE = Prisma.raw(`statements_test_${process.pid}`);

@@ -1,7 +1,5 @@
-// Hand-written statements for the hottest writes (the application create and the events it records), behind
-// one interface with two implementations:
-//   - inside a Prisma transaction (statementsIn), for the paths that also use the ORM;
-//   - a batched transaction on the fast lane (inBatchedTransaction), for the create.
+// The application create's transaction: hand-written statements on the fast lane, batched. The create is the
+// one write path the benchmark measures (docs/performance.md), and the only user of this module.
 //
 // Why batching: on these machines a round trip to PostgreSQL costs the server more CPU (two system calls and
 // the driver's work, ~0.1 ms) than the statement itself, and a create used to make seven. A batched
@@ -9,24 +7,15 @@
 // as one multi-statement message; a create now makes three round trips (docs/performance.md). A message of
 // several statements cannot carry bind parameters, so values are written into it as escaped literals.
 import pg from "pg";
-import { connectFastLane, type DatabaseClient } from "./db";
-import type { Prisma } from "./generated/prisma/client";
+import type { TransactionKind } from "../db";
+import { connectFastLane } from "../fast-lane";
+import type { Prisma } from "../generated/prisma/client";
 
 export interface Statements {
-  /** Runs a statement whose result is not needed. A batch only queues it: it runs, in order, before the next read or at commit. */
+  /** Queues a statement whose result is not needed: it runs, in order, before the next read or at commit. */
   write(query: Prisma.Sql): Promise<void>;
   /** Runs a query (after any queued writes) and returns its rows. */
   rows<T>(query: Prisma.Sql): Promise<T[]>;
-}
-
-/** Statements run one by one through Prisma: in its transaction, when `database` is one. */
-export function statementsIn(database: DatabaseClient): Statements {
-  return {
-    write: async (query) => {
-      await database.$executeRaw(query);
-    },
-    rows: <T>(query: Prisma.Sql) => database.$queryRaw<T[]>(query),
-  };
 }
 
 /** A value as a SQL literal. Only the types our statements bind; anything else is a programming error. */
@@ -87,3 +76,9 @@ export async function inBatchedTransaction<T>(work: (statements: Statements) => 
     client?.release(broken || undefined);
   }
 }
+
+/** The create endpoint's transaction kind: its Idempotency-Key outcome is queued with its writes. */
+export const batchedTransaction: TransactionKind<Statements> = {
+  run: inBatchedTransaction,
+  write: (statements, statement) => statements.write(statement),
+};

@@ -1,0 +1,162 @@
+// Creating an application (spec 4.2): the company is looked up in the registry, then the application opens
+// `created` with its `application.created` event and the event's webhook deliveries, in one batched
+// transaction on the fast lane (lib/applications/batched-transaction.ts): the create is the write path the
+// benchmark measures, and this module is the only one that writes through that transaction.
+import { clock } from "../clock";
+import { config } from "../env";
+import { ApiError } from "../errors";
+import { eventRows, type EventRow } from "../events/events";
+import { Prisma, type Application } from "../generated/prisma/client";
+import { newId, randomToken } from "../ids";
+import { RegistryUnavailableError } from "../registry/errors";
+import { companyRegistry, type CompanyLookupFailure } from "../registry/registry";
+import type { Tenant } from "../tenant";
+import { deliveryRows, type SubscribedEndpoint } from "../webhooks/deliveries";
+import { inBatchedTransaction, type Statements } from "./batched-transaction";
+import type { CreateApplicationInput } from "./schemas";
+import { serializeApplication } from "./serialize";
+
+const DAY_MS = 86_400_000;
+
+const LOOKUP_MESSAGES: Record<CompanyLookupFailure, string> = {
+  invalid_format: "A company number is 8 characters: 8 digits, or 2 capital letters and 6 digits.",
+  company_not_found: "No company is registered under this number.",
+  not_incorporated: "Only UK limited companies and LLPs can borrow; this number is not an incorporated body.",
+  company_dissolved: "This company has been dissolved.",
+};
+
+function companyNumberRejected(reason: CompanyLookupFailure): ApiError {
+  return new ApiError("validation_failed", {
+    detail: [{ field: "business.company_number", reason, message: LOOKUP_MESSAGES[reason] }],
+  });
+}
+
+/** https everywhere; plain http only to localhost, and only in the sandbox (for local development). */
+function assertRedirectUriAllowed(redirectUri: string | undefined, environment: Tenant["environment"]): void {
+  if (redirectUri === undefined) return;
+  const url = new URL(redirectUri);
+  if (url.protocol === "https:") return;
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (environment === "sandbox" && local) return;
+  throw new ApiError("validation_failed", {
+    detail: [{
+      field: "redirect_uri",
+      reason: "must_be_https",
+      message: environment === "sandbox" ? "redirect_uri must be https (or http on localhost)." : "redirect_uri must be https.",
+    }],
+  });
+}
+
+async function lookUpCompany(companyNumber: string, environment: Tenant["environment"]) {
+  try {
+    return await companyRegistry(environment).lookup(companyNumber);
+  } catch (error) {
+    if (error instanceof RegistryUnavailableError) {
+      throw new ApiError("service_unavailable", { message: "The company registry is not answering; retry shortly.", retryAfterMs: 5_000 });
+    }
+    throw error;
+  }
+}
+
+type OptionalOnOpening = "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "metadata";
+
+/** What opening an application takes; the journey and decisioning fill in the rest later. */
+export type NewApplication = Pick<
+  Application,
+  "id" | "projectId" | "environment" | "companyNumber" | "companyName" | "companyKind" | "incorporatedOn" | "amountPence" | "termMonths" | "handoffToken" | "expiresAt"
+> & Partial<Pick<Application, OptionalOnOpening>>;
+
+/**
+ * The events' rows and their deliveries, as lib/events/events.ts `recordEvents` writes them through Prisma
+ * (the same row builders; tests/unit/applications/batched-transaction.test.ts holds the two equal).
+ */
+export async function recordEventsInBatch(statements: Statements, events: EventRow[]): Promise<void> {
+  const [first] = events;
+  if (!first) return;
+  await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
+    VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
+      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
+  if (!first.projectId) return;
+  const endpoints = await statements.rows<SubscribedEndpoint>(Prisma.sql`SELECT id, enabled_events AS "enabledEvents"
+    FROM webhook_endpoints WHERE project_id = ${first.projectId} AND environment = ${first.environment}::"Environment"
+    AND status = 'enabled'`);
+  const deliveries = deliveryRows(events, endpoints);
+  if (deliveries.length === 0) return;
+  await statements.write(Prisma.sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,
+    created_at, updated_at) VALUES ${Prisma.join(deliveries.map((row) => Prisma.sql`(${row.id}, ${row.endpointId}, ${row.eventId},
+    ${row.projectId}, ${row.nextAttemptAt}, ${row.createdAt}, ${row.updatedAt})`))}`);
+}
+
+/** The first state of the lifecycle (lib/applications/state-machine.ts): a new application, `created`, with its event. */
+export async function openApplication(statements: Statements, data: NewApplication, now: Date): Promise<Application> {
+  const application: Application = {
+    purpose: null,
+    reference: null,
+    applicantEmail: null,
+    applicantFirstName: null,
+    redirectUri: null,
+    introductionId: null,
+    metadata: {},
+    ...data,
+    status: "created",
+    decisionId: null,
+    declaredAnnualTurnoverPence: null,
+    consentedAt: null,
+    submittedAt: null,
+    withdrawnAt: null,
+    withdrawalReason: null,
+    fundedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The columns left out are all null.
+  await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
+    company_name, company_kind, incorporated_on, amount_pence, term_months, purpose, reference, applicant_email,
+    applicant_first_name, redirect_uri, introduction_id, metadata, handoff_token, expires_at, created_at, updated_at)
+    VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
+    ${application.companyNumber}, ${application.companyName}, ${application.companyKind}::"CompanyKind",
+    ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
+    ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
+    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId},
+    ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
+  await recordEventsInBatch(statements, eventRows([
+    { projectId: application.projectId, environment: application.environment, type: "application.created", object: serializeApplication(application), createdAt: now },
+  ]));
+  return application;
+}
+
+/** Opens an application in `transaction` (the create endpoint's batched transaction), or in one of its own. */
+export async function createApplication(options: { tenant: Tenant; input: CreateApplicationInput; transaction?: Statements }) {
+  const { tenant, input } = options;
+  assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
+  const lookup = await lookUpCompany(input.business.company_number, tenant.environment);
+  if (!lookup.found) throw companyNumberRejected(lookup.reason);
+  const now = clock.now();
+  const open = (statements: Statements) =>
+    openApplication(
+      statements,
+      {
+        id: newId("application"),
+        projectId: tenant.projectId,
+        environment: tenant.environment,
+        companyNumber: lookup.company.companyNumber,
+        companyName: lookup.company.name,
+        companyKind: lookup.company.kind,
+        incorporatedOn: lookup.company.incorporatedOn,
+        amountPence: input.amount_pence,
+        termMonths: input.term_months,
+        purpose: input.purpose ?? null,
+        reference: input.reference ?? null,
+        applicantEmail: input.applicant?.email ?? null,
+        applicantFirstName: input.applicant?.first_name ?? null,
+        redirectUri: input.redirect_uri ?? null,
+        introductionId: input.introduction_id ?? null,
+        metadata: input.metadata ?? {},
+        handoffToken: randomToken(32),
+        expiresAt: new Date(now.getTime() + config().APPLICATION_EXPIRY_DAYS * DAY_MS),
+      },
+      now,
+    );
+  const application = await (options.transaction ? open(options.transaction) : inBatchedTransaction(open));
+  return serializeApplication(application);
+}

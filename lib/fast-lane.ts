@@ -1,0 +1,47 @@
+// The fast lane: hand-written SQL straight on the pool Prisma shares (lib/db.ts), for the hot paths the benchmark
+// measures and nothing else. Only the modules in tests/unit/fast-lane-fence.test.ts's allow-list may import it.
+//
+// Why: Prisma's Rust-free client compiles every ORM call in WebAssembly on the request's thread, about 0.5 ms of
+// CPU per query here; a hand-written query through `$queryRaw` costs about 0.13 ms, and the same query on the
+// pool directly about 0.04 ms (docs/performance.md). A new hot path starts on Prisma, gets a bench row, and
+// moves here only if the measurement says so.
+import type pg from "pg";
+import { sharedPool } from "./db";
+import type { Prisma } from "./generated/prisma/client";
+
+/**
+ * Runs a hand-written query on the shared pool, outside any transaction. For the hottest reads only; values come back as `pg` parses them (timestamptz as Date, json as objects; cast enums to text and
+ * never select int8, which would come back as a string).
+ */
+export async function readRows<T>(query: Prisma.Sql): Promise<T[]> {
+  return (await sharedPool().query<T & pg.QueryResultRow>(prepared(query))).rows;
+}
+
+/** The fast lane for a statement: the number of rows it touched. */
+export async function execute(query: Prisma.Sql): Promise<number> {
+  return (await sharedPool().query(prepared(query))).rowCount ?? 0;
+}
+
+// Fast-lane queries run as named prepared statements: PostgreSQL plans each text once per connection instead
+// of on every call (planning the list query cost more than running it). The texts are a handful per query
+// (one per combination of filters); past a bound, further texts run unnamed.
+const statementNames = new Map<string, string>();
+const MAX_PREPARED_STATEMENTS = 256;
+
+function prepared(query: Prisma.Sql): pg.QueryConfig {
+  const text = query.text;
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_PREPARED_STATEMENTS) {
+    name = `fast_lane_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  // Dates go as ISO 8601 text (every timestamp column is timestamptz): pg's own Date formatting, in local time
+  // with an offset, cost more than the rest of binding a create's values.
+  return { name, text, values: query.values.map((value) => (value instanceof Date ? value.toISOString() : value)) };
+}
+
+/** A connection of the fast lane's pool, for the application create's batched transaction (lib/applications/batched-transaction.ts). */
+export function connectFastLane(): Promise<pg.PoolClient> {
+  return sharedPool().connect();
+}
+

@@ -1,0 +1,52 @@
+// The fast lane (hand-written SQL on the shared pool, the batched transaction) serves only the hot paths the
+// benchmark measures (docs/performance.md); everything else goes through Prisma. This holds it to them.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SOURCE_DIRECTORIES = ["app", "lib", "bin", "inngest", "scripts"];
+
+/** The measured hot paths: the point read and list, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
+const FAST_LANE_ALLOWED = [
+  "lib/applications/queries.ts",
+  "lib/applications/batched-transaction.ts",
+  "lib/oauth/client-authentication.ts",
+  "lib/idempotency/idempotency.ts",
+];
+const BATCHED_TRANSACTION_ALLOWED = ["lib/applications/create.ts", "app/partner/v1/applications/route.ts"];
+const SHARED_POOL_ALLOWED = ["lib/fast-lane.ts"];
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(path.join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.posix.join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === "generated" ? [] : sourceFiles(relative);
+    return /\.(ts|tsx|mts|mjs)$/.test(entry.name) ? [relative] : [];
+  });
+}
+
+const files = SOURCE_DIRECTORIES.flatMap(sourceFiles).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), "utf8") }));
+
+function importersOf(module: RegExp): string[] {
+  return files.filter(({ text }) => [...text.matchAll(/from\s+"([^"]+)"/g)].some((match) => module.test(match[1]!))).map(({ file }) => file).sort();
+}
+
+describe("the fast lane", () => {
+  it("is imported only by the measured hot paths", () => {
+    expect(importersOf(/(^|\/)fast-lane$/)).toEqual([...FAST_LANE_ALLOWED].sort());
+  });
+
+  it("has its batched transaction used only by the application create", () => {
+    expect(importersOf(/(^|\/)batched-transaction$/)).toEqual([...BATCHED_TRANSACTION_ALLOWED].sort());
+  });
+
+  it("is the only module that reaches the pool Prisma shares", () => {
+    const users = files.filter(({ file, text }) => file !== "lib/db.ts" && /\bsharedPool\(/.test(text)).map(({ file }) => file);
+    expect(users).toEqual(SHARED_POOL_ALLOWED);
+  });
+
+  it("sees the sources it fences (the scan is not vacuous)", () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.some(({ file }) => file === "lib/applications/queries.ts")).toBe(true);
+  });
+});

@@ -1,0 +1,71 @@
+// What guards each route is declared on its endpoint config (lib/http/route.ts), and the tables other code
+// needs are generated from the configs: here, the scope and sub-limit of every partner route, held equal to
+// the table in docs/authentication.md.
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import type { RegisteredEndpoint } from "@/lib/http/route-registry";
+import { SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { loadAllEndpoints } from "../../helpers/routes";
+
+let endpoints: RegisteredEndpoint[];
+beforeAll(async () => {
+  endpoints = await loadAllEndpoints();
+});
+
+const partner = () => endpoints.filter((declared) => declared.ring === "partner");
+
+/** The generated table: one row per partner endpoint with its scope and its own limit. */
+function partnerRouteTable(): string {
+  const rows = partner().map(({ method, path, config }) => {
+    const policy = config.rateLimit?.policy;
+    const rate = policy?.kind === "tokenBucket" ? `${policy.ratePerSecond}/s${policy.burst !== policy.ratePerSecond ? ` (bursts of ${policy.burst})` : ""}` : "";
+    const limit = config.rateLimit ? `${rate} per ${config.rateLimit.per}` : "";
+    return `| \`${method} /partner/v1${path}\` | ${config.scope ? `\`${config.scope}\`` : "none (client authentication or public)"} | ${limit} |`;
+  });
+  return ["| Route | Scope | Own limit |", "|---|---|---|", ...rows].join("\n");
+}
+
+describe("endpoint configs", () => {
+  it("load for every route file, on every ring", () => {
+    const rings = new Set(endpoints.map((declared) => declared.ring));
+    expect([...rings].sort()).toEqual(["partner", "public", "site"]);
+    expect(partner().length).toBeGreaterThanOrEqual(29);
+  });
+
+  it("give every partner endpoint a scope, or null for the OAuth endpoints only", () => {
+    for (const { method, path, config } of partner()) {
+      expect(config.scope, `${method} ${path}`).not.toBeUndefined();
+      if (config.scope === null) expect(path, `${method} ${path} takes no bearer token`).toMatch(/^\/oauth\//);
+    }
+  });
+
+  it("put the spec's sub-limits on their routes (spec 8)", () => {
+    const limitOf = (method: string, path: string) => endpoints.find((declared) => declared.ring === "partner" && declared.method === method && declared.path === path)?.config.rateLimit;
+    expect(limitOf("POST", "/applications")).toBe(SUB_LIMITS.applicationsCreate);
+    expect(limitOf("POST", "/decisions/{id}/refresh")).toBe(SUB_LIMITS.decisionsRefresh);
+    expect(limitOf("POST", "/oauth/token")).toBe(SUB_LIMITS.oauthToken);
+    expect(limitOf("POST", "/oauth/introspect")).toBe(SUB_LIMITS.oauthIntrospect);
+    expect(limitOf("GET", "/oauth/jwks")).toBe(SUB_LIMITS.oauthJwks);
+  });
+
+  it("leave no sub-limit unused: each named limit guards some route", () => {
+    const used = new Set(endpoints.map((declared) => declared.config.rateLimit).filter(Boolean));
+    for (const [name, limit] of Object.entries(SUB_LIMITS)) expect(used.has(limit), name).toBe(true);
+  });
+
+  it("are the table docs/authentication.md shows", () => {
+    const documented = readFileSync("docs/authentication.md", "utf8");
+    expect(documented, `docs/authentication.md should contain:\n${partnerRouteTable()}`).toContain(partnerRouteTable());
+  });
+});
+
+describe("defineRoute", () => {
+  it("refuses a partner endpoint that declares no scope", () => {
+    expect(() => defineRoute("partner", "/unscoped", { GET: endpoint({ handler: () => ok({}) }) })).toThrow('Partner endpoint "GET /unscoped" declares no scope');
+  });
+
+  it("refuses a scope on a ring without bearer tokens", () => {
+    expect(() => defineRoute("public", "/scoped", { GET: endpoint({ scope: "events:read", handler: () => ok({}) }) })).toThrow("cannot require a scope");
+  });
+});
