@@ -69,9 +69,7 @@ export async function submitApplication(options: { projectId: string; id: string
  */
 export async function expireApplication(id: string, options: { projectId?: string; force?: boolean } = {}): Promise<Application | null> {
   return db().$transaction(async (transaction) => {
-    const [row] = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM applications WHERE id = ${id} FOR UPDATE SKIP LOCKED`;
-    if (!row) return null;
-    const application = await transaction.application.findFirst({ where: { id, ...(options.projectId ? { projectId: options.projectId } : {}) } });
+    const application = await lockApplication(transaction, { id, projectId: options.projectId }, { skipLocked: true });
     if (!application) return null;
     const now = clock.now();
     if (!options.force && (application.status !== "created" || application.expiresAt > now)) return null;

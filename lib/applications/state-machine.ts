@@ -13,6 +13,7 @@
 import type { Application, Prisma } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
+import { lockRow, type LockOptions } from "../row-lock";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
 
@@ -64,10 +65,16 @@ export class IllegalTransitionError extends ApiError {
   }
 }
 
-/** Reads an application and locks its row until the transaction ends; concurrent movers queue behind it. */
-export async function lockApplication(transaction: Prisma.TransactionClient, where: { id: string; projectId?: string }): Promise<Application | null> {
-  const [locked] = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM applications WHERE id = ${where.id} FOR UPDATE`;
-  if (!locked) return null;
+/**
+ * Reads an application and locks its row until the transaction ends; concurrent movers queue behind it, or
+ * with `skipLocked` a held row reads as null (background work passes over what another worker holds).
+ */
+export async function lockApplication(
+  transaction: Prisma.TransactionClient,
+  where: { id: string; projectId?: string },
+  options: LockOptions = {},
+): Promise<Application | null> {
+  if (!(await lockRow(transaction, "applications", where.id, options))) return null;
   return transaction.application.findFirst({ where: { id: where.id, ...(where.projectId ? { projectId: where.projectId } : {}) } });
 }
 

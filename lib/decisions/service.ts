@@ -83,9 +83,8 @@ export type DecisioningResult = "decided" | "nothing_to_do" | "busy";
  */
 export async function decideSubmittedApplication(applicationId: string): Promise<DecisioningResult> {
   return db().$transaction(async (transaction) => {
-    const [row] = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM applications WHERE id = ${applicationId} FOR UPDATE SKIP LOCKED`;
-    if (!row) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
-    let application = await transaction.application.findUniqueOrThrow({ where: { id: applicationId } });
+    let application = await lockApplication(transaction, { id: applicationId }, { skipLocked: true });
+    if (!application) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
     const existing = await transaction.decision.findUnique({ where: { applicationId } });
     const now = clock.now();
     if (application.status === "submitted") {

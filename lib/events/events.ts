@@ -33,6 +33,8 @@ export const EVENT_TYPES = [
   "consent.granted",
   "consent.withdrawn",
   "enquiry.created",
+  "webhook_endpoint.disabled",
+  "webhook_endpoint.enabled",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -6,6 +6,7 @@ import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
+import { lockRow } from "../row-lock";
 import type { Prisma } from "../generated/prisma/client";
 import { newKeyRow, type KeyEnvironment } from "./secrets";
 import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
@@ -75,7 +76,7 @@ export async function rollKey(options: { tenant: Tenant; id: string; overlapHour
   return inTransaction(database, async (transaction) => {
     const predecessor = await getOwnKeyOrThrow(tenant, id, transaction);
     // Lock the row so two concurrent rolls cannot both create a successor.
-    await transaction.$queryRaw`SELECT id FROM api_keys WHERE id = ${id} FOR UPDATE`;
+    await lockRow(transaction, "api_keys", id);
     const current = await transaction.apiKey.findUniqueOrThrow({ where: { id }, include: { successor: true } });
     if (current.status === "revoked") throw new ApiError("conflict", { message: "A revoked key cannot be rolled." });
     if (current.successor) throw new ApiError("conflict", { message: `This key was already rolled; roll its successor ${current.successor.id}.` });

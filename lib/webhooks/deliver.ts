@@ -10,9 +10,11 @@ import { clock } from "../clock";
 import { db } from "../db";
 import { config } from "../env";
 import { renderEventBody } from "../events/events";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { recordNotification } from "../notifications/notifications";
+import { abandonPendingDeliveries, transitionWebhookDelivery } from "./delivery-state-machine";
+import { lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
 import { postWebhook, type DeliveryOutcome } from "./outbound";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
 
@@ -97,7 +99,7 @@ export async function attemptDelivery(deliveryId: string, options: AttemptOption
   if (!delivery || delivery.status !== "pending") return "not_claimed";
   const { endpoint, event } = delivery;
   if (endpoint.status !== "enabled") {
-    await db().webhookDelivery.update({ where: { id: deliveryId }, data: { status: "abandoned", lockedUntil: null, nextAttemptAt: null, updatedAt: attemptedAt } });
+    await transitionWebhookDelivery(db(), deliveryId, "abandon", { now: attemptedAt });
     return "abandoned";
   }
 
@@ -114,6 +116,9 @@ export async function attemptDelivery(deliveryId: string, options: AttemptOption
   const ok = succeeded(outcome);
 
   return db().$transaction(async (transaction) => {
+    // The endpoint first, then the delivery rows: the order every attempt takes, so disabling an endpoint
+    // (which moves all its pending deliveries) never deadlocks with another attempt's bookkeeping.
+    const current = (await lockWebhookEndpoint(transaction, endpoint.id))!;
     await transaction.webhookAttempt.create({
       data: {
         id: newId("webhookAttempt"),
@@ -130,43 +135,30 @@ export async function attemptDelivery(deliveryId: string, options: AttemptOption
       },
     });
     if (ok) {
-      await transaction.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "succeeded", attemptCount: number, lockedUntil: null, nextAttemptAt: null, updatedAt: attemptedAt } });
+      await transitionWebhookDelivery(transaction, deliveryId, "succeed", { now: attemptedAt, changes: { attemptCount: number } });
       await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null, lastSuccessAt: attemptedAt } });
       return "succeeded";
     }
     const exhausted = number >= MAX_ATTEMPTS;
-    await transaction.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: {
-        status: exhausted ? "failed" : "pending",
-        attemptCount: number,
-        lockedUntil: null,
-        nextAttemptAt: exhausted ? null : new Date(attemptedAt.getTime() + retryDelayMs(number, options.random)),
-        updatedAt: attemptedAt,
-      },
+    await transitionWebhookDelivery(transaction, deliveryId, exhausted ? "fail" : "schedule_retry", {
+      now: attemptedAt,
+      changes: { attemptCount: number, ...(exhausted ? {} : { nextAttemptAt: new Date(attemptedAt.getTime() + retryDelayMs(number, options.random)) }) },
     });
     // The failure run starts at the first failure after the last success (or at this one).
-    const current = await transaction.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     const failingSince = current.failingSince ?? attemptedAt;
     if (!current.failingSince) await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince } });
     if (current.status === "enabled" && attemptedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
-      await disableFailingEndpoint(transaction, current, attemptedAt);
+      await disableFailingEndpoint(transaction, { ...current, failingSince }, attemptedAt);
       return "abandoned";
     }
     return exhausted ? "failed" : "retry_scheduled";
   });
 }
 
-async function disableFailingEndpoint(
-  transaction: Prisma.TransactionClient,
-  endpoint: { id: string; projectId: string; url: string; failingSince: Date | null },
-  now: Date,
-): Promise<void> {
-  await transaction.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: "disabled", disabledReason: "failing", updatedAt: now } });
-  await transaction.webhookDelivery.updateMany({
-    where: { endpointId: endpoint.id, status: "pending" },
-    data: { status: "abandoned", lockedUntil: null, nextAttemptAt: null, updatedAt: now },
-  });
+/** The lifecycle's automatic move (spec 3.5): disabled with its event, pending deliveries stopped, its team told. */
+async function disableFailingEndpoint(transaction: Prisma.TransactionClient, endpoint: WebhookEndpoint, now: Date): Promise<void> {
+  await transitionWebhookEndpoint(transaction, endpoint, "disable_for_failing", { now });
+  await abandonPendingDeliveries(transaction, endpoint.id, now);
   await recordNotification(transaction, {
     projectId: endpoint.projectId,
     kind: "webhook_endpoint_disabled",

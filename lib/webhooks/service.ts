@@ -3,11 +3,12 @@ import type { z } from "zod";
 import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { EVENT_TYPES } from "../events/events";
-import type { WebhookEndpoint } from "../generated/prisma/client";
+import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { newId, randomToken } from "../ids";
+import { lockRow } from "../row-lock";
 import { mayTargetPrivateAddresses } from "./deliver";
 import { checkWebhookUrl, type UrlProblem } from "./outbound";
 import {
@@ -16,6 +17,7 @@ import {
   type listWebhookEndpointsQuerySchema,
   type updateWebhookEndpointBodySchema,
 } from "./schemas";
+import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
 import { serializeWebhookEndpoint } from "./serialize";
 
 const HOUR_MS = 3_600_000;
@@ -63,7 +65,7 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   const secret = newWebhookSecret();
   return inTransaction(database, async (transaction) => {
     // Serialise creations per project so two concurrent ones cannot both pass the limit.
-    await transaction.$queryRaw`SELECT id FROM projects WHERE id = ${tenant.projectId} FOR UPDATE`;
+    await lockRow(transaction, "projects", tenant.projectId);
     const existing = await transaction.webhookEndpoint.count({ where: { projectId: tenant.projectId, environment: tenant.environment } });
     if (existing >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
       throw new ApiError("webhook_endpoint_limit", { message: `A project has at most ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints per environment.` });
@@ -111,32 +113,44 @@ export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.o
   });
 }
 
-const ENABLED = { status: "enabled" as const, disabledReason: null, failingSince: null };
+/** Disabled by its owner, or enabled again: a move of the lifecycle unless the endpoint is already there. */
+async function moveByOwner(transaction: Prisma.TransactionClient, endpoint: WebhookEndpoint, disabled: boolean, now: Date): Promise<WebhookEndpoint> {
+  const state = endpointState(endpoint);
+  if (disabled ? state === "disabled_manual" : state === "enabled") return endpoint;
+  return transitionWebhookEndpoint(transaction, endpoint, disabled ? "disable" : "enable", { now });
+}
 
 export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Tenant; id: string; input: z.output<typeof updateWebhookEndpointBodySchema> }) {
   await getOwnWebhookEndpointOrThrow(tenant, id);
   const enabledEvents = input.enabled_events ? assertKnownEvents(input.enabled_events) : undefined;
   if (input.url !== undefined) await assertAcceptableUrl(input.url, tenant.environment);
-  const status = input.disabled === undefined ? {} : input.disabled ? { status: "disabled" as const, disabledReason: "manual" } : ENABLED;
-  const updated = await db().webhookEndpoint.update({
-    where: { id },
-    data: {
-      ...(input.url !== undefined ? { url: input.url } : {}),
-      ...(enabledEvents ? { enabledEvents } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...status,
-      updatedAt: clock.now(),
-    },
+  const now = clock.now();
+  return db().$transaction(async (transaction) => {
+    const endpoint = await lockWebhookEndpoint(transaction, id);
+    if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+    const edited = await transaction.webhookEndpoint.update({
+      where: { id },
+      data: {
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(enabledEvents ? { enabledEvents } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+        updatedAt: now,
+      },
+    });
+    const moved = input.disabled === undefined ? edited : await moveByOwner(transaction, edited, input.disabled, now);
+    return serializeWebhookEndpoint(moved);
   });
-  return serializeWebhookEndpoint(updated);
 }
 
 /** Re-enables a disabled endpoint (spec 3.5). Deliveries stopped while it was disabled are not resent: replay them. */
 export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
   await getOwnWebhookEndpointOrThrow(tenant, id);
-  const updated = await db().webhookEndpoint.update({ where: { id }, data: { ...ENABLED, updatedAt: clock.now() } });
-  return serializeWebhookEndpoint(updated);
+  return db().$transaction(async (transaction) => {
+    const endpoint = await lockWebhookEndpoint(transaction, id);
+    if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+    return serializeWebhookEndpoint(await moveByOwner(transaction, endpoint, false, clock.now()));
+  });
 }
 
 /** A new secret; the old one keeps signing (a second `v1`) for `overlapHours`, so receivers can switch over. */

@@ -475,6 +475,15 @@ describe("automatic disabling after 72 hours of failure (spec 3.5)", () => {
     expect(notifications[0]!.body).toContain(`${receiver.url}/hooks`);
     expect(notifications[0]!.body).toContain(`POST /partner/v1/webhook_endpoints/${endpoint.id}/enable`);
     expect(receiver.requests).toHaveLength(9 + 2 + 1);
+    // The automatic disable is a move of the endpoint's lifecycle: its event is written with it.
+    const endpointEvents = async () =>
+      (await db().event.findMany({ where: { projectId: project.project_id, type: { startsWith: "webhook_endpoint." } }, orderBy: { id: "asc" } })).map((event) => ({
+        type: event.type,
+        status: (event.object as { status: string }).status,
+        disabled_reason: (event.object as { disabled_reason: string | null }).disabled_reason,
+        createdAt: event.createdAt,
+      }));
+    expect(await endpointEvents()).toEqual([{ type: "webhook_endpoint.disabled", status: "disabled", disabled_reason: "failing", createdAt: disabledAt }]);
 
     // Disabled: nothing more is sent, and new events schedule nothing for it.
     time.advance(HOUR_MS);
@@ -489,6 +498,7 @@ describe("automatic disabling after 72 hours of failure (spec 3.5)", () => {
     expect(enabled.status).toBe(200);
     expect(await enabled.json()).toMatchObject({ id: endpoint.id, object: "webhook_endpoint", status: "enabled", disabled_reason: null });
     expect(await endpointRow(endpoint.id)).toMatchObject({ status: "enabled", disabledReason: null, failingSince: null });
+    expect((await endpointEvents()).map((event) => [event.type, event.status])).toEqual([["webhook_endpoint.disabled", "disabled"], ["webhook_endpoint.enabled", "enabled"]]);
     // Deliveries stopped while it was disabled stay stopped (replay them instead).
     expect(await attemptDelivery(thirdDelivery.id, exact)).toBe("not_claimed");
     receiver.answer = () => 200;
@@ -787,7 +797,7 @@ describe("retention (30 days)", () => {
 
   async function historyOf(projectId: string) {
     return {
-      events: (await db().event.findMany({ where: { projectId }, orderBy: { id: "asc" } })).map((event) => event.id),
+      events: (await db().event.findMany({ where: { projectId, type: "application.created" }, orderBy: { id: "asc" } })).map((event) => event.id),
       deliveries: (await db().webhookDelivery.findMany({ where: { projectId }, orderBy: { eventId: "asc" } })).map((delivery) => delivery.eventId),
       attempts: (await db().webhookAttempt.findMany({ where: { delivery: { projectId } }, orderBy: { eventId: "asc" } })).map((attempt) => attempt.eventId),
     };

@@ -1,0 +1,18 @@
+// The one way to take a row lock: `lockRow` holds the row until the caller's transaction ends, so concurrent
+// movers of the same row queue behind each other (or, with `skipLocked`, a background worker passes over a row
+// another worker holds). Every lifecycle's mover locks through it before it reads and changes the row.
+import { Prisma } from "./generated/prisma/client";
+
+/** The tables whose rows are locked; a fixed list, so the name written into the statement is never input. */
+export type LockableTable = "applications" | "projects" | "api_keys" | "webhook_endpoints" | "webhook_deliveries" | "accounts" | "payments";
+
+export interface LockOptions {
+  /** Pass over a row another transaction holds instead of waiting for it: `false` is returned. */
+  skipLocked?: boolean;
+}
+
+/** Locks the row `id` of `table` in `transaction`; false when there is no such row (or it is held, with `skipLocked`). */
+export async function lockRow(transaction: Prisma.TransactionClient, table: LockableTable, id: string, options: LockOptions = {}): Promise<boolean> {
+  const rows = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM ${Prisma.raw(table)} WHERE id = ${id} FOR UPDATE ${Prisma.raw(options.skipLocked ? "SKIP LOCKED" : "")}`;
+  return rows.length === 1;
+}
