@@ -7,7 +7,7 @@
 //   0003 declined insufficient_trading_history  0007 approved for half the amount, rounded down to whole pounds
 //   0004 declined identity_unverified       anything else: approved in full
 //
-// Live, in order (documented in docs/decisions.md):
+// Live, in order (documented in docs/applications.md, "The live engine"):
 //   1. Trading history under 12 months since incorporation      → declined insufficient_trading_history
 //   2. Amount above the appetite ceiling for the trading history → declined out_of_appetite
 //      (under 24 months: £50,000; under 60 months: £150,000; otherwise the product maximum)
