@@ -12,6 +12,7 @@ import pg from "pg";
 import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { runCli } from "../helpers/cli";
 import { createTestProject } from "../helpers/partner";
+import { eventually } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const CREDENTIALS_FILE = path.join(ROOT, ".data", `cli-test-credentials-${process.pid}.json`);
@@ -103,15 +104,11 @@ describe("applications and decisions", () => {
     await submitApplication({ projectId: project.project_id, id: created.id });
     // submitApplication also hands the application to this process's background driver, which may hold the
     // row when we ask: "busy" means it is deciding, so wait for its commit rather than reading too early.
-    const started = Date.now();
-    for (;;) {
-      if ((await decideSubmittedApplication(created.id)) !== "busy") {
-        const application = await db().application.findUniqueOrThrow({ where: { id: created.id }, include: { decision: true } });
-        if (application.decision) return application;
-      }
-      if (Date.now() - started > 5_000) throw new Error(`${created.id} was not decided within 5 s`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    return eventually(
+      () => db().application.findUniqueOrThrow({ where: { id: created.id }, include: { decision: true } }),
+      (application) => application.decision !== null,
+      { drive: () => decideSubmittedApplication(created.id) },
+    );
   }
 
   it("shows an application with its decision and events", async () => {

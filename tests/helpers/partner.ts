@@ -1,6 +1,8 @@
 // Test fixtures for the partner API: a real project (through the same service the CLI uses) and real tokens
 // from the token endpoint.
 import { db } from "@/lib/db";
+import { mintAccessToken, PARTNER_AUDIENCE } from "@/lib/oauth/access-tokens";
+import { readProjectState } from "@/lib/projects/project-state";
 import { createProject, type CreateProjectInput, type ProjectCredentials } from "@/lib/projects/create-project";
 
 let counter = 0;
@@ -20,27 +22,34 @@ export interface TokenOptions {
   secret?: string;
 }
 
-/**
- * POSTs to the token endpoint with client_secret_basic and returns the response. Like a well-behaved client it
- * honours a 429's Retry-After (the endpoint allows 10 requests a second per client) before trying again.
- */
+/** POSTs to the token endpoint with client_secret_basic and returns the response, whatever it is. */
 export async function requestToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}, path = "/partner/v1/oauth/token"): Promise<Response> {
   const secret = options.secret ?? project[options.environment ?? "sandbox"].secret_key;
   const form = new URLSearchParams({ grant_type: "client_credentials" });
   if (options.scope !== undefined) form.set("scope", options.scope);
-  for (let attempt = 1; ; attempt += 1) {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { authorization: basicAuthorization(project.client_id, secret), "content-type": "application/x-www-form-urlencoded" },
-      body: form,
-    });
-    if (response.status !== 429 || attempt === 3) return response;
-    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after") ?? 1) * 1000));
-  }
+  return fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { authorization: basicAuthorization(project.client_id, secret), "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
 }
 
-/** A valid access token, or a thrown error describing why none was issued. */
+/**
+ * A valid access token for the project. Tests of the token endpoint call it over HTTP (`requestToken`); every
+ * other test gets its token from the same service the endpoint uses, so a file that needs many tokens never
+ * meets the endpoint's per-client limit (10 a second) and never waits one out. A given `secret` (a rolled or
+ * new key) goes through the endpoint, which checks it.
+ */
 export async function mintToken(baseUrl: string, project: ProjectCredentials, options: TokenOptions = {}): Promise<string> {
+  if (options.secret === undefined) {
+    const state = await readProjectState(project.project_id);
+    if (!state) throw new Error(`no such project: ${project.project_id}`);
+    const requested = options.scope?.split(" ").filter(Boolean) ?? state.scopes;
+    const missing = requested.filter((scope) => !state.scopes.includes(scope));
+    if (missing.length > 0) throw new Error(`scope not granted to ${project.project_id}: ${missing.join(" ")}`);
+    const minted = await mintAccessToken({ projectId: project.project_id, clientId: project.client_id, environment: options.environment ?? "sandbox", scopes: requested, audience: PARTNER_AUDIENCE });
+    return minted.accessToken;
+  }
   const response = await requestToken(baseUrl, project, options);
   const body = await response.json();
   if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);

@@ -1,0 +1,490 @@
+// Background work against the real database (spec 3.1 lifecycle, docs/architecture.md): the idempotent
+// operations (decisioning, expiry) on their own, then the two drivers that run them — the in-process local
+// driver and the Inngest functions under @inngest/test.
+//
+// Applications are set up through the services. Where a test must see an application in `submitted` before
+// anything decides it, the row is moved there directly rather than through submitApplication, whose
+// after-commit hook hands it to this process's driver at once.
+//
+// Other test files share this database (and run alongside this one), so sweeps may also pick up their rows:
+// assertions are on this file's rows, and a count a sweep returns is only bounded below by our own rows.
+import { InngestTestEngine } from "@inngest/test";
+import type { EventPayload } from "inngest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApplication } from "@/lib/applications/create";
+import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
+import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
+import type { ApplicationStatus } from "@/lib/applications/schemas";
+import type { Tenant } from "@/lib/tenant";
+import { newId } from "@/lib/ids";
+import { LOCAL_SCHEDULE, LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
+import { readQueueStatus } from "@/lib/jobs/queue";
+import type { ProjectCredentials } from "@/lib/projects/create-project";
+import { decideApplication, expireApplications, maintenance, sweepDecisioning } from "@/inngest/functions";
+import { createTestProject } from "../helpers/partner";
+import { eventually } from "../helpers/eventually";
+
+const DAY_MS = 86_400_000;
+const EXPIRY_MS = 14 * DAY_MS;
+/** Wide enough that a sweep query's limit never hides one of our rows behind other files' rows. */
+const EVERYTHING = 100_000;
+/** The event a cron run starts with. */
+const CRON_TICK: [EventPayload] = [{ name: "inngest/scheduled.timer", data: {} }];
+
+let project: ProjectCredentials;
+
+beforeEach(async () => {
+  project = await createTestProject();
+});
+
+function tenantOf(credentials: ProjectCredentials): Tenant {
+  return { projectId: credentials.project_id, environment: "sandbox" };
+}
+
+/** A new sandbox application (`created`) for £50,000 over 24 months; returns its id. */
+async function newApplication(companyNumber = "12345678"): Promise<string> {
+  const application = await createApplication({
+    tenant: tenantOf(project),
+    input: {
+      business: { company_number: companyNumber },
+      amount_pence: 5_000_000,
+      term_months: 24,
+      applicant: { email: "director@example.co.uk" },
+      reference: `ref-${companyNumber}`,
+    },
+  });
+  return application.id;
+}
+
+/** Moves the row straight to `status`, with no event and no after-commit hook: work left for a driver to find. */
+async function placeIn(id: string, status: ApplicationStatus): Promise<void> {
+  await db().application.update({ where: { id }, data: { status } });
+}
+
+async function newSubmittedApplication(companyNumber = "12345678"): Promise<string> {
+  const id = await newApplication(companyNumber);
+  await placeIn(id, "submitted");
+  return id;
+}
+
+/** A `created` application whose expiry has already passed by the real clock. */
+async function newOverdueApplication(): Promise<string> {
+  const id = await newApplication();
+  await db().application.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+  return id;
+}
+
+async function statusOf(id: string): Promise<ApplicationStatus> {
+  return (await db().application.findUniqueOrThrow({ where: { id } })).status;
+}
+
+async function decisionsOf(id: string) {
+  return db().decision.findMany({ where: { applicationId: id } });
+}
+
+/** Types of the events about one application (the application itself, or its decision), oldest first. */
+async function eventTypesFor(applicationId: string): Promise<string[]> {
+  const events = await db().event.findMany({ where: { projectId: project.project_id }, orderBy: { id: "asc" } });
+  return events
+    .filter((event) => {
+      const object = event.object as { id?: string; application_id?: string };
+      return object.id === applicationId || object.application_id === applicationId;
+    })
+    .map((event) => event.type);
+}
+
+/** Reads the database until the application is in `status`: the work being waited for is a driver's own. */
+async function waitForStatus(id: string, status: ApplicationStatus): Promise<void> {
+  await eventually(() => statusOf(id), (current) => current === status, { timeoutMs: 2_000 });
+}
+
+describe("decideSubmittedApplication", () => {
+  it("decides a submitted sandbox application: approved, one decision, and decision.completed", async () => {
+    const id = await newSubmittedApplication();
+    expect(await findApplicationsAwaitingDecision(EVERYTHING)).toContain(id);
+
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+
+    expect(await statusOf(id)).toBe("approved");
+    const decisions = await decisionsOf(id);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({
+      projectId: project.project_id,
+      environment: "sandbox",
+      version: 1,
+      outcome: "approved",
+      approvedAmountPence: 5_000_000,
+      aprBps: 1700,
+      reasons: [],
+      decidedBy: "sandbox",
+    });
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+    expect(await findApplicationsAwaitingDecision(EVERYTHING)).not.toContain(id);
+  });
+
+  it("does nothing the second time: no new decision version and no new events", async () => {
+    const id = await newSubmittedApplication();
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+    const [first] = await decisionsOf(id);
+
+    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+
+    expect(await decisionsOf(id)).toEqual([first]);
+    expect(first!.version).toBe(1);
+    expect(await statusOf(id)).toBe("approved");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("has nothing to do for an unknown application id", async () => {
+    expect(await decideSubmittedApplication("app_00000000000000000000000000")).toBe("nothing_to_do");
+  });
+
+  it("leaves an application the applicant has not submitted alone", async () => {
+    const id = await newApplication();
+
+    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+
+    expect(await statusOf(id)).toBe("created");
+    expect(await decisionsOf(id)).toEqual([]);
+    expect(await eventTypesFor(id)).toEqual(["application.created"]);
+  });
+
+  it("decides an application left in_review without a decision, as after a crash between the two moves", async () => {
+    const id = await newApplication();
+    await placeIn(id, "in_review");
+    expect(await findApplicationsAwaitingDecision(EVERYTHING)).toContain(id);
+
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+
+    expect(await statusOf(id)).toBe("approved");
+    expect((await decisionsOf(id)).map((decision) => [decision.outcome, decision.version])).toEqual([["approved", 1]]);
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("declines by the sandbox rule (suffix 0001) and moves the application to declined", async () => {
+    const id = await newSubmittedApplication("12340001");
+
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+
+    expect(await statusOf(id)).toBe("declined");
+    expect(await decisionsOf(id)).toMatchObject([{ outcome: "declined", reasons: ["adverse_credit"], approvedAmountPence: 0, version: 1 }]);
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("keeps a referred application (suffix 0006) in_review with a referred decision, and a second run does nothing", async () => {
+    const id = await newSubmittedApplication("12340006");
+
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+
+    expect(await statusOf(id)).toBe("in_review");
+    const decisions = await decisionsOf(id);
+    expect(decisions).toMatchObject([{ outcome: "referred", version: 1, approvedAmountPence: 0 }]);
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed", "decision.referred"]);
+    // In review but decided: not work for the sweeps.
+    expect(await findApplicationsAwaitingDecision(EVERYTHING)).not.toContain(id);
+
+    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+
+    expect(await decisionsOf(id)).toEqual(decisions);
+    expect(await statusOf(id)).toBe("in_review");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed", "decision.referred"]);
+  });
+
+  it("reports busy while another transaction holds the application's row, and decides once it is released", async () => {
+    const id = await newSubmittedApplication();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let signalLocked!: () => void;
+    const locked = new Promise<void>((resolve) => (signalLocked = resolve));
+    const holder = db().$transaction(
+      async (transaction) => {
+        await transaction.$queryRaw`SELECT id FROM applications WHERE id = ${id} FOR UPDATE`;
+        signalLocked();
+        await released;
+      },
+      { timeout: 10_000 },
+    );
+    await locked;
+    try {
+      expect(await decideSubmittedApplication(id)).toBe("busy");
+      expect(await statusOf(id)).toBe("submitted");
+      expect(await decisionsOf(id)).toEqual([]);
+    } finally {
+      release();
+      await holder;
+    }
+
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await statusOf(id)).toBe("approved");
+  });
+});
+
+// These tests freeze the clock in 2001: no application of another test file comes due that early, so the
+// counts below move only with ours, and the real-clock sweeps of other files see nothing of ours come due.
+describe("expiry", () => {
+  it("expires a created application at exactly expires_at (14 days by default), not a millisecond before", async () => {
+    const T0 = new Date("2001-02-03T04:05:06.789Z");
+    const clock = freezeClock(T0);
+    const id = await newApplication();
+    const row = await db().application.findUniqueOrThrow({ where: { id } });
+    expect(row.createdAt).toEqual(T0);
+    expect(row.expiresAt).toEqual(new Date(T0.getTime() + EXPIRY_MS));
+
+    clock.set(new Date(T0.getTime() + EXPIRY_MS - 1));
+    expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
+    expect(await expireApplication(id)).toBeNull();
+    expect(await statusOf(id)).toBe("created");
+
+    clock.set(new Date(T0.getTime() + EXPIRY_MS));
+    expect(await findExpiredApplications(EVERYTHING)).toContain(id);
+    const expired = await expireApplication(id);
+    expect(expired).toMatchObject({ id, status: "expired", updatedAt: new Date(T0.getTime() + EXPIRY_MS), expiresAt: new Date(T0.getTime() + EXPIRY_MS) });
+    expect(await statusOf(id)).toBe("expired");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
+    expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
+
+    expect(await expireApplication(id)).toBeNull();
+    expect(await statusOf(id)).toBe("expired");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
+  });
+
+  it("never expires a submitted application, however long it waits", async () => {
+    const T0 = new Date("2001-03-04T05:06:07.890Z");
+    const clock = freezeClock(T0);
+    const id = await newSubmittedApplication();
+
+    clock.set(new Date(T0.getTime() + 90 * DAY_MS));
+    expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
+    expect(await expireApplication(id)).toBeNull();
+
+    expect(await statusOf(id)).toBe("submitted");
+    expect(await eventTypesFor(id)).toEqual(["application.created"]);
+    // Settle it, so it does not linger as decisioning work for other files.
+    expect(await decideSubmittedApplication(id)).toBe("decided");
+  });
+
+  it("counts an overdue application as due work in countExpiredApplications and the queue status until it expires", async () => {
+    const T0 = new Date("2001-04-05T06:07:08.901Z");
+    const clock = freezeClock(T0);
+    const id = await newApplication();
+    const justBefore = new Date(T0.getTime() + EXPIRY_MS - 1);
+    const due = new Date(T0.getTime() + EXPIRY_MS);
+
+    expect(await dueWorkGrowth(clock, justBefore, due)).toEqual({ expired: 1, pending: 1 });
+
+    clock.set(due);
+    expect(await expireApplication(id)).not.toBeNull();
+    expect(await dueWorkGrowth(clock, justBefore, due)).toEqual({ expired: 0, pending: 0 });
+  });
+});
+
+/**
+ * How much countExpiredApplications and readQueueStatus().pending grow from one instant of the frozen clock to
+ * another. `pending` also counts applications awaiting a decision, which other files' submissions enter for a
+ * moment before their own driver decides them; so the pair of readings is retaken (up to 5 times) while that
+ * backlog moved between them.
+ */
+async function dueWorkGrowth(clock: ReturnType<typeof freezeClock>, from: Date, to: Date): Promise<{ expired: number; pending: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const awaitingBefore = await countApplicationsAwaitingDecision();
+    clock.set(from);
+    const [expiredFrom, pendingFrom] = [await countExpiredApplications(), (await readQueueStatus()).pending];
+    clock.set(to);
+    const [expiredTo, pendingTo] = [await countExpiredApplications(), (await readQueueStatus()).pending];
+    const awaitingAfter = await countApplicationsAwaitingDecision();
+    if (awaitingBefore === awaitingAfter || attempt === 5) return { expired: expiredTo - expiredFrom, pending: pendingTo - pendingFrom };
+  }
+}
+
+describe("the local driver", () => {
+  const schedule = { ...LOCAL_SCHEDULE };
+  let driver: LocalDriver | undefined;
+
+  afterEach(() => {
+    driver?.stop();
+    driver = undefined;
+    Object.assign(LOCAL_SCHEDULE, schedule);
+  });
+
+  it("runDueWork decides everything awaiting a decision and expires everything overdue in one pass", async () => {
+    const submitted = [await newSubmittedApplication(), await newSubmittedApplication("12340002"), await newSubmittedApplication("12340006")];
+    const crashed = await newApplication();
+    await placeIn(crashed, "in_review");
+    const overdue = [await newOverdueApplication(), await newOverdueApplication()];
+    const open = await newApplication();
+
+    const result = await runDueWork();
+
+    // At least ours: rows other files left due are swept too.
+    expect(result.decided).toBeGreaterThanOrEqual(4);
+    expect(result.expired).toBeGreaterThanOrEqual(2);
+    expect(await Promise.all([...submitted, crashed].map(statusOf))).toEqual(["approved", "declined", "in_review", "approved"]);
+    for (const id of [...submitted, crashed]) expect((await decisionsOf(id)).map((decision) => decision.version)).toEqual([1]);
+    expect(await Promise.all(overdue.map(statusOf))).toEqual(["expired", "expired"]);
+    for (const id of overdue) expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
+    expect(await statusOf(open)).toBe("created");
+  });
+
+  it("runDueWork finds nothing left to do on a second pass", async () => {
+    const submitted = await newSubmittedApplication();
+    const overdue = await newOverdueApplication();
+    await runDueWork();
+    const eventsAfterFirst = [await eventTypesFor(submitted), await eventTypesFor(overdue)];
+
+    // Another file can make a row of its own due between two passes (a submission its driver has not yet
+    // decided), so a pass finding such a row is retried; a pass that keeps finding work never settles.
+    let second = await runDueWork();
+    for (let pass = 1; pass < 3 && (second.decided > 0 || second.expired > 0); pass += 1) second = await runDueWork();
+
+    // Deliveries are not asserted: other files' webhook deliveries fall due at any moment.
+    expect(second).toMatchObject({ decided: 0, expired: 0 });
+    expect([await eventTypesFor(submitted), await eventTypesFor(overdue)]).toEqual(eventsAfterFirst);
+    expect((await decisionsOf(submitted)).map((decision) => decision.version)).toEqual([1]);
+  });
+
+  it("decides each application exactly once when two passes run at the same time", async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 6; index += 1) ids.push(await newSubmittedApplication());
+
+    const [left, right] = await Promise.all([runDueWork(), runDueWork()]);
+
+    expect(left.decided + right.decided).toBeGreaterThanOrEqual(6);
+    for (const id of ids) {
+      expect(await statusOf(id)).toBe("approved");
+      expect((await decisionsOf(id)).map((decision) => decision.version)).toEqual([1]);
+      expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+    }
+  });
+
+  it("decides a submitted application straight after commit through applicationSubmitted", async () => {
+    const id = await newSubmittedApplication();
+    driver = new LocalDriver();
+
+    driver.applicationSubmitted(id);
+
+    await waitForStatus(id, "approved");
+    expect((await decisionsOf(id)).map((decision) => [decision.outcome, decision.version])).toEqual([["approved", 1]]);
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("is the process's driver: submitApplication's after-commit hook gets the application decided within seconds", async () => {
+    const id = await newApplication();
+
+    const submitted = await submitApplication({ projectId: project.project_id, id });
+    expect(submitted.status).toBe("submitted");
+
+    await waitForStatus(id, "approved");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "application.submitted", "decision.completed"]);
+  });
+
+  it("sweeps due work on its interval once started, and runs nothing more once stopped", async () => {
+    LOCAL_SCHEDULE.decisioningSweepMs = 50;
+    LOCAL_SCHEDULE.expirySweepMs = 50;
+    driver = new LocalDriver();
+    driver.start();
+
+    const submitted = await newSubmittedApplication();
+    const overdue = await newOverdueApplication();
+    await waitForStatus(submitted, "approved");
+    await waitForStatus(overdue, "expired");
+    expect(await eventTypesFor(submitted)).toEqual(["application.created", "decision.completed"]);
+
+    driver.stop();
+    const afterStop = await newSubmittedApplication();
+    const overdueAfterStop = await newOverdueApplication();
+    // Six sweep intervals: a sweep still scheduled would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await statusOf(afterStop)).toBe("submitted");
+    expect(await statusOf(overdueAfterStop)).toBe("created");
+
+    // Settle them, so they do not linger as due work for other files.
+    expect(await decideSubmittedApplication(afterStop)).toBe("decided");
+    expect(await expireApplication(overdueAfterStop)).not.toBeNull();
+  });
+});
+
+describe("the Inngest functions", () => {
+  it("decide-application decides the application named by lending/application.submitted, then has nothing to do", async () => {
+    const id = await newSubmittedApplication();
+    // One engine models one run and replays its steps' memoized results; a duplicate event starts a new run.
+    const newRun = () =>
+      new InngestTestEngine({
+        function: decideApplication,
+        events: [{ name: "lending/application.submitted", data: { application_id: id } }],
+      });
+
+    const first = await newRun().execute();
+    expect(first.error).toBeUndefined();
+    expect(first.result).toBe("decided");
+    expect(first.ctx.step.run).toHaveBeenCalledWith("decide", expect.any(Function));
+    expect(await statusOf(id)).toBe("approved");
+    expect((await decisionsOf(id)).map((decision) => [decision.outcome, decision.version])).toEqual([["approved", 1]]);
+
+    const second = await newRun().execute();
+    expect(second.error).toBeUndefined();
+    expect(second.result).toBe("nothing_to_do");
+    expect((await decisionsOf(id)).map((decision) => decision.version)).toEqual([1]);
+    expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("sweep-decisioning decides every application awaiting a decision and returns how many it found", async () => {
+    const submitted = [await newSubmittedApplication(), await newSubmittedApplication("12340007")];
+    const crashed = await newApplication();
+    await placeIn(crashed, "in_review");
+    const engine = new InngestTestEngine({ function: sweepDecisioning, events: CRON_TICK });
+
+    const { result, error } = await engine.execute();
+
+    expect(error).toBeUndefined();
+    // At least ours: rows other files left awaiting a decision are swept too.
+    expect((result as { decided: number }).decided).toBeGreaterThanOrEqual(3);
+    expect(await Promise.all([...submitted, crashed].map(statusOf))).toEqual(["approved", "approved", "approved"]);
+    expect(await decisionsOf(submitted[1]!)).toMatchObject([{ outcome: "approved", approvedAmountPence: 2_500_000, version: 1 }]);
+    for (const id of [...submitted, crashed]) expect(await eventTypesFor(id)).toEqual(["application.created", "decision.completed"]);
+  });
+
+  it("expire-applications expires every overdue created application and returns how many it found", async () => {
+    const overdue = [await newOverdueApplication(), await newOverdueApplication()];
+    const open = await newApplication();
+    const engine = new InngestTestEngine({ function: expireApplications, events: CRON_TICK });
+
+    const { result, error } = await engine.execute();
+
+    expect(error).toBeUndefined();
+    // At least ours: rows other files left overdue are swept too.
+    expect((result as { expired: number }).expired).toBeGreaterThanOrEqual(2);
+    expect(await Promise.all(overdue.map(statusOf))).toEqual(["expired", "expired"]);
+    for (const id of overdue) expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
+    expect(await statusOf(open)).toBe("created");
+  });
+
+  it("maintenance prunes idempotency keys past their retention and keeps the rest", async () => {
+    const now = Date.now();
+    const key = (name: string, expiresAt: Date) => ({
+      id: newId("idempotencyKey"),
+      projectId: project.project_id,
+      environment: "sandbox" as const,
+      key: name,
+      fingerprint: "f".repeat(64),
+      status: "completed" as const,
+      responseStatus: 201,
+      responseBody: {},
+      lockedAt: new Date(now - 2 * DAY_MS),
+      createdAt: new Date(now - 2 * DAY_MS),
+      expiresAt,
+    });
+    await db().idempotencyKey.createMany({ data: [key("stale", new Date(now - DAY_MS)), key("fresh", new Date(now + DAY_MS))] });
+    const engine = new InngestTestEngine({ function: maintenance, events: CRON_TICK });
+
+    const { result, error } = await engine.execute();
+
+    expect(error).toBeUndefined();
+    // At least ours: other files' keys past retention are pruned too.
+    expect((result as { idempotencyKeysPruned: number }).idempotencyKeysPruned).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(result as object)).toEqual(["idempotencyKeysPruned", "eventsPruned"]);
+    const left = await db().idempotencyKey.findMany({ where: { projectId: project.project_id }, select: { key: true } });
+    expect(left).toEqual([{ key: "fresh" }]);
+  });
+});
