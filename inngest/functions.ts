@@ -3,12 +3,13 @@
 // sweeps whatever an event missed (an event lost after commit, a deploy mid-run).
 import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
 import { expireApplication, findExpiredApplications } from "@/lib/applications/service";
+import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "@/lib/jobs/inngest-client";
 import { runMaintenance } from "@/lib/jobs/maintenance";
 import { sendPendingNotifications } from "@/lib/notifications/notifications";
 import { attemptDelivery, claimDueDeliveries } from "@/lib/webhooks/deliver";
-import { APPLICATION_SUBMITTED_EVENT, inngest } from "./client";
 
 const SWEEP_BATCH = 100;
+const inngest = inngestClient();
 
 export const decideApplication = inngest.createFunction(
   { id: "decide-application", triggers: [{ event: APPLICATION_SUBMITTED_EVENT }] },

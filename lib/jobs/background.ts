@@ -18,7 +18,7 @@ let driver: BackgroundDriver | undefined;
 let loading: Promise<BackgroundDriver> | undefined;
 
 async function loadDriver(): Promise<BackgroundDriver> {
-  const { inngestConfigured } = await import("../../inngest/client");
+  const { inngestConfigured } = await import("./inngest-client");
   if (inngestConfigured()) {
     const { InngestDriver } = await import("./inngest-driver");
     return new InngestDriver();

@@ -1,14 +1,14 @@
 // The Inngest driver: events after commit; the functions themselves live in inngest/ and are served at
 // /api/inngest. Its crons sweep due work, so there is nothing to start in process.
-import { APPLICATION_SUBMITTED_EVENT, inngest } from "../../inngest/client";
 import { describeError, log } from "../log";
 import type { BackgroundDriver } from "./background";
+import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "./inngest-client";
 
 export class InngestDriver implements BackgroundDriver {
   readonly name = "inngest" as const;
 
   applicationSubmitted(applicationId: string): void {
-    inngest.send({ name: APPLICATION_SUBMITTED_EVENT, data: { application_id: applicationId } }).catch((error: unknown) => {
+    inngestClient().send({ name: APPLICATION_SUBMITTED_EVENT, data: { application_id: applicationId } }).catch((error: unknown) => {
       // The sweep-decisioning cron picks the application up within a minute.
       log.warn("inngest send failed", { application_id: applicationId, ...describeError(error) });
     });

@@ -1,15 +1,15 @@
 // GET, POST, PUT /api/inngest — the Inngest serve endpoint for the background functions (inngest/functions.ts).
 // Present only when Inngest is configured; otherwise the local driver runs the work and this path is a 404.
 import { serve } from "inngest/next";
-import { inngest, inngestConfigured } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
+import { inngestClient, inngestConfigured } from "@/lib/jobs/inngest-client";
 import { unmatchedRoute, type RouteHandler } from "@/lib/http/route";
 
 type Handlers = { GET: RouteHandler; POST: RouteHandler; PUT: RouteHandler };
 let handlers: Handlers | undefined;
 
 function resolve(): Handlers {
-  handlers ??= inngestConfigured() ? (serve({ client: inngest, functions }) as unknown as Handlers) : unmatchedRoute("site");
+  handlers ??= inngestConfigured() ? (serve({ client: inngestClient(), functions }) as unknown as Handlers) : unmatchedRoute("site");
   return handlers;
 }
 
