@@ -1,14 +1,12 @@
-// The background functions under Inngest. Each is thin: every step calls an idempotent operation in lib/, so
-// a retried or duplicated run changes nothing. Events start work at once; the crons are the safety net that
-// sweeps whatever an event missed (an event lost after commit, a deploy mid-run).
-import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
-import { expireApplication, findExpiredApplications } from "@/lib/applications/service";
+// The background functions under Inngest: the event-triggered decisioning, and one cron function per operation
+// of the catalogue (lib/jobs/operations.ts), with the catalogue's id, cron, batch and step names. Each is thin:
+// every step calls an idempotent operation in lib/, so a retried or duplicated run changes nothing. Events start
+// work at once; the crons are the safety net that sweeps whatever an event missed (an event lost after commit, a
+// deploy mid-run).
+import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "@/lib/jobs/inngest-client";
-import { runMaintenance } from "@/lib/jobs/maintenance";
-import { sendPendingNotifications } from "@/lib/notifications/notifications";
-import { attemptDelivery, claimDueDeliveries } from "@/lib/webhooks/deliver";
+import { BACKGROUND_OPERATIONS, type BackgroundOperation, type OperationId } from "@/lib/jobs/operations";
 
-const SWEEP_BATCH = 100;
 const inngest = inngestClient();
 
 export const decideApplication = inngest.createFunction(
@@ -19,49 +17,21 @@ export const decideApplication = inngest.createFunction(
   },
 );
 
-export const sweepDecisioning = inngest.createFunction(
-  { id: "sweep-decisioning", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => {
-    const due = await step.run("find-awaiting-decision", () => findApplicationsAwaitingDecision(SWEEP_BATCH));
-    let decided = 0;
-    for (const applicationId of due) {
-      if ((await step.run(`decide-${applicationId}`, () => decideSubmittedApplication(applicationId))) === "decided") decided += 1;
+function cronFunction(operation: BackgroundOperation) {
+  return inngest.createFunction({ id: operation.id, triggers: [{ cron: operation.cron }] }, async ({ step }) => {
+    if (operation.kind === "pass") return step.run(operation.step, () => operation.run());
+    const due = await step.run(operation.steps.find, () => operation.find(operation.batch));
+    let done = 0;
+    for (const id of due) {
+      if (await step.run(`${operation.steps.each}-${id}`, () => operation.run(id))) done += 1;
     }
-    return { decided };
-  },
+    return { [operation.counts]: done };
+  });
+}
+
+/** The cron function of each catalogue operation, by the operation's id. */
+export const cronFunctions = new Map<OperationId, ReturnType<typeof cronFunction>>(
+  BACKGROUND_OPERATIONS.map((operation) => [operation.id, cronFunction(operation)] as const),
 );
 
-export const expireApplications = inngest.createFunction(
-  { id: "expire-applications", triggers: [{ cron: "*/5 * * * *" }] },
-  async ({ step }) => {
-    const due = await step.run("find-expired", () => findExpiredApplications(SWEEP_BATCH));
-    let expired = 0;
-    for (const applicationId of due) {
-      if (await step.run(`expire-${applicationId}`, async () => (await expireApplication(applicationId)) !== null)) expired += 1;
-    }
-    return { expired };
-  },
-);
-
-// Webhook deliveries and their retries: each due delivery is claimed in Postgres (so it is never sent twice at
-// once) and attempted in its own step; the schedule lives in the delivery rows, not in Inngest.
-export const deliverWebhooks = inngest.createFunction(
-  { id: "deliver-webhooks", triggers: [{ cron: "* * * * *" }] },
-  async ({ step }) => {
-    const claimed = await step.run("claim-due-deliveries", () => claimDueDeliveries(SWEEP_BATCH));
-    for (const deliveryId of claimed) await step.run(`attempt-${deliveryId}`, () => attemptDelivery(deliveryId, { claimed: true }));
-    return { attempted: claimed.length };
-  },
-);
-
-export const sendNotifications = inngest.createFunction(
-  { id: "send-notifications", triggers: [{ cron: "*/5 * * * *" }] },
-  async ({ step }) => step.run("send", () => sendPendingNotifications()),
-);
-
-export const maintenance = inngest.createFunction(
-  { id: "maintenance", triggers: [{ cron: "0 * * * *" }] },
-  async ({ step }) => step.run("prune", () => runMaintenance()),
-);
-
-export const functions = [decideApplication, sweepDecisioning, expireApplications, deliverWebhooks, sendNotifications, maintenance];
+export const functions = [decideApplication, ...cronFunctions.values()];

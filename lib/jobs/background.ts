@@ -2,8 +2,8 @@
 // two drivers runs the idempotent operations over it (docs/architecture.md):
 //   - Inngest, when configured: events sent after commit start the functions in inngest/, crons sweep the rest;
 //   - the local driver otherwise (the embedded default, and CI): an immediate in-process run after commit, plus
-//     a short interval sweep of due work. Each operation claims its row with FOR UPDATE SKIP LOCKED, so several
-//     app processes never double-run a job.
+//     a short interval sweep of due work.
+// What runs, how often and how each operation claims its rows is one catalogue both read (operations.ts).
 import { describeError, log } from "../log";
 
 export interface BackgroundDriver {

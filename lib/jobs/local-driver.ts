@@ -1,87 +1,103 @@
 // The local driver: runs the background operations in process when Inngest is not configured. A scheduler of
-// our own idempotent operations, not an imitation of Inngest: an immediate run after commit, and sweeps that
-// pick up anything due (a submission whose immediate run was lost to a restart, an application past expiry,
-// a webhook delivery or retry, a notification to email).
-import { expireApplication, findExpiredApplications } from "../applications/service";
-import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "../decisions/service";
-import { sendPendingNotifications } from "../notifications/notifications";
-import { deliverDueWebhooks } from "../webhooks/deliver";
+// our own idempotent operations, not an imitation of Inngest: an immediate run after commit, and one interval
+// sweep per operation of the catalogue (operations.ts) that picks up anything due (a submission whose immediate
+// run was lost to a restart, an application past expiry, a webhook delivery or retry, a notification to email).
+import { decideSubmittedApplication } from "../decisions/service";
 import { describeError, log } from "../log";
 import type { BackgroundDriver } from "./background";
-import { runMaintenance } from "./maintenance";
+import { BACKGROUND_OPERATIONS, type BackgroundOperation, type OperationId, type OperationReport, type RowSweep } from "./operations";
 
-const SWEEP_BATCH = 100;
-
-export const LOCAL_SCHEDULE = {
-  decisioningSweepMs: 2_000,
-  deliverySweepMs: 1_000,
-  expirySweepMs: 30_000,
-  notificationSweepMs: 60_000,
-  maintenanceMs: 60 * 60_000,
-};
-
-export interface DueWorkResult {
-  decided: number;
-  expired: number;
-  deliveriesAttempted: number;
+export interface LocalDriverOptions {
+  /** The operations to sweep: the catalogue's unless given. */
+  operations?: readonly BackgroundOperation[];
+  /** Sweep intervals in milliseconds by operation, in place of the catalogue's. */
+  intervalsMs?: Partial<Record<OperationId, number>>;
 }
 
-/** One pass over everything due: what the sweeps run, and what tests call directly. */
-export async function runDueWork(): Promise<DueWorkResult> {
-  let decided = 0;
-  for (const id of await findApplicationsAwaitingDecision(SWEEP_BATCH)) {
-    if ((await decideSubmittedApplication(id)) === "decided") decided += 1;
+export type DueWorkReport = Record<RowSweep["counts"], number>;
+
+/** Runs the operation on each row, `concurrency` rows at a time; returns how many it did its work on. */
+async function runOnRows(operation: RowSweep, ids: readonly string[]): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      if (await operation.run(ids[next++]!)) done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(operation.concurrency, ids.length) }, worker));
+  return done;
+}
+
+async function sweepOnce(operation: RowSweep): Promise<{ found: number; done: number }> {
+  const ids = await operation.find(operation.batch);
+  return { found: ids.length, done: await runOnRows(operation, ids) };
+}
+
+/** One run of an operation as its timer fires: a pass, or a sweep (repeated while a draining sweep finds rows). */
+async function runOperation(operation: BackgroundOperation): Promise<OperationReport> {
+  if (operation.kind === "pass") return operation.run();
+  let done = 0;
+  for (;;) {
+    const sweep = await sweepOnce(operation);
+    done += sweep.done;
+    if (!operation.drain || sweep.found === 0) return { [operation.counts]: done };
   }
-  let expired = 0;
-  for (const id of await findExpiredApplications(SWEEP_BATCH)) {
-    if (await expireApplication(id)) expired += 1;
+}
+
+/** One sweep of every row operation over what is due now: what tests call to settle work directly. */
+export async function runDueWork(operations: readonly BackgroundOperation[] = BACKGROUND_OPERATIONS): Promise<DueWorkReport> {
+  const report: DueWorkReport = { decided: 0, expired: 0, attempted: 0 };
+  for (const operation of operations) {
+    if (operation.kind === "rows") report[operation.counts] += (await sweepOnce(operation)).done;
   }
-  const deliveriesAttempted = await deliverDueWebhooks();
-  return { decided, expired, deliveriesAttempted };
+  return report;
 }
 
-/** Sends deliveries until none is due (a backlog drains in one sweep rather than 50 a second). */
-async function drainDueDeliveries(): Promise<void> {
-  while ((await deliverDueWebhooks()) > 0);
+function logFailure(operation: string, fields: Record<string, unknown> = {}) {
+  return (error: unknown) => log.warn("background operation failed", { operation, ...fields, ...describeError(error) });
 }
 
-function logFailure(what: string) {
-  return (error: unknown) => log.warn(`${what} failed`, describeError(error));
+function logReport(operation: OperationId) {
+  return (report: OperationReport) => {
+    if (Object.values(report).some((count) => count > 0)) log.debug("background operation", { operation, ...report });
+  };
 }
 
 export class LocalDriver implements BackgroundDriver {
   readonly name = "local" as const;
+  private readonly operations: readonly BackgroundOperation[];
+  private readonly intervalsMs: Partial<Record<OperationId, number>>;
   private timers: NodeJS.Timeout[] = [];
+
+  constructor(options: LocalDriverOptions = {}) {
+    this.operations = options.operations ?? BACKGROUND_OPERATIONS;
+    this.intervalsMs = options.intervalsMs ?? {};
+  }
 
   applicationSubmitted(applicationId: string): void {
     setImmediate(() => {
-      decideSubmittedApplication(applicationId).catch(logFailure("decisioning"));
+      decideSubmittedApplication(applicationId).catch(logFailure("decide-application", { application_id: applicationId }));
     });
   }
 
   start(): void {
     if (this.timers.length > 0) return;
-    const every = (ms: number, work: () => Promise<unknown>, what: string) => {
+    for (const operation of this.operations) {
+      // A sweep still running when its interval comes round again is not doubled; the next tick retries.
       let running = false;
       const timer = setInterval(() => {
         if (running) return;
         running = true;
-        work().catch(logFailure(what)).finally(() => {
-          running = false;
-        });
-      }, ms);
+        runOperation(operation)
+          .then(logReport(operation.id), logFailure(operation.id))
+          .finally(() => {
+            running = false;
+          });
+      }, this.intervalsMs[operation.id] ?? operation.localIntervalMs);
       timer.unref();
       this.timers.push(timer);
-    };
-    every(LOCAL_SCHEDULE.decisioningSweepMs, async () => {
-      for (const id of await findApplicationsAwaitingDecision(SWEEP_BATCH)) await decideSubmittedApplication(id);
-    }, "decisioning sweep");
-    every(LOCAL_SCHEDULE.expirySweepMs, async () => {
-      for (const id of await findExpiredApplications(SWEEP_BATCH)) await expireApplication(id);
-    }, "expiry sweep");
-    every(LOCAL_SCHEDULE.deliverySweepMs, () => drainDueDeliveries(), "webhook delivery sweep");
-    every(LOCAL_SCHEDULE.notificationSweepMs, () => sendPendingNotifications(), "notification sweep");
-    every(LOCAL_SCHEDULE.maintenanceMs, async () => log.info("maintenance", await runMaintenance()), "maintenance");
+    }
   }
 
   stop(): void {

@@ -1,9 +1,8 @@
-// What the health check reports about background work: how many rows are due (submitted applications awaiting
-// a decision, open applications past expiry, webhook deliveries due). Postgres holds that truth whichever driver runs the work, so
-// the count is read there; the queue is reachable whenever the database is.
-import { countApplicationsAwaitingDecision } from "../decisions/service";
-import { countExpiredApplications } from "../applications/service";
-import { countPendingDeliveries } from "../webhooks/deliver";
+// What the health check reports about background work: how many rows are due, summed over the sweeps of the
+// catalogue (submitted applications awaiting a decision, open applications past expiry, webhook deliveries due).
+// Postgres holds that truth whichever driver runs the work, so the count is read there; the queue is reachable
+// whenever the database is.
+import { BACKGROUND_OPERATIONS } from "./operations";
 
 export interface QueueStatus {
   reachable: boolean;
@@ -11,6 +10,6 @@ export interface QueueStatus {
 }
 
 export async function readQueueStatus(): Promise<QueueStatus> {
-  const counts = await Promise.all([countApplicationsAwaitingDecision(), countExpiredApplications(), countPendingDeliveries()]);
+  const counts = await Promise.all(BACKGROUND_OPERATIONS.flatMap((operation) => (operation.kind === "rows" ? [operation.countDue()] : [])));
   return { reachable: true, pending: counts.reduce((sum, count) => sum + count, 0) };
 }

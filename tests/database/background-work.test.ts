@@ -19,10 +19,10 @@ import { countApplicationsAwaitingDecision, decideSubmittedApplication, findAppl
 import type { ApplicationStatus } from "@/lib/applications/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
-import { LOCAL_SCHEDULE, LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
+import { LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
 import { readQueueStatus } from "@/lib/jobs/queue";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
-import { decideApplication, expireApplications, maintenance, sweepDecisioning } from "@/inngest/functions";
+import { cronFunctions, decideApplication } from "@/inngest/functions";
 import { createTestProject } from "../helpers/partner";
 import { eventually } from "../helpers/eventually";
 
@@ -32,6 +32,9 @@ const EXPIRY_MS = 14 * DAY_MS;
 const EVERYTHING = 100_000;
 /** The event a cron run starts with. */
 const CRON_TICK: [EventPayload] = [{ name: "inngest/scheduled.timer", data: {} }];
+const sweepDecisioning = cronFunctions.get("sweep-decisioning")!;
+const expireApplications = cronFunctions.get("expire-applications")!;
+const maintenance = cronFunctions.get("maintenance")!;
 
 let project: ProjectCredentials;
 
@@ -299,13 +302,11 @@ async function dueWorkGrowth(clock: ReturnType<typeof freezeClock>, from: Date, 
 }
 
 describe("the local driver", () => {
-  const schedule = { ...LOCAL_SCHEDULE };
   let driver: LocalDriver | undefined;
 
   afterEach(() => {
     driver?.stop();
     driver = undefined;
-    Object.assign(LOCAL_SCHEDULE, schedule);
   });
 
   it("runDueWork decides everything awaiting a decision and expires everything overdue in one pass", async () => {
@@ -380,9 +381,7 @@ describe("the local driver", () => {
   });
 
   it("sweeps due work on its interval once started, and runs nothing more once stopped", async () => {
-    LOCAL_SCHEDULE.decisioningSweepMs = 50;
-    LOCAL_SCHEDULE.expirySweepMs = 50;
-    driver = new LocalDriver();
+    driver = new LocalDriver({ intervalsMs: { "sweep-decisioning": 50, "expire-applications": 50 } });
     driver.start();
 
     const submitted = await newSubmittedApplication();
