@@ -2,6 +2,7 @@
 // connection (DATABASE_URL, or the embedded development database, started and migrated when needed).
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { z } from "zod";
+import { config, setDatabaseUrl } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase, type ResolvedDatabase } from "../scripts/database";
 
 export class UsageError extends Error {
@@ -60,13 +61,12 @@ export function parseCommandLine(command: Command, args: string[]): Pick<Command
 /** The database for a CLI run, and a function that releases it (stopping an embedded cluster it started). */
 export async function openDatabase(): Promise<{ database: import("../lib/db").Database; close: () => Promise<void> }> {
   let resolved: ResolvedDatabase | null = null;
-  if (!process.env.DATABASE_URL) {
-    const { parseConfig } = await import("../lib/env");
+  if (!config().DATABASE_URL) {
     resolved = await resolveDatabase(DEV_DATABASE.name, {
       dataDirName: DEV_DATABASE.dataDirName,
-      port: parseConfig(process.env).EMBEDDED_POSTGRES_PORT,
+      port: config().EMBEDDED_POSTGRES_PORT,
     });
-    process.env.DATABASE_URL = resolved.url;
+    setDatabaseUrl(resolved.url);
   }
   const { db, disconnectDatabase } = await import("../lib/db");
   const { readMigrationStatus } = await import("../lib/health/migrations");

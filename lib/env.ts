@@ -33,9 +33,11 @@ function jsonVariable<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
+const port = z.coerce.number().int().min(1).max(65535).default(3000);
+
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: port,
   /** PostgreSQL server. When unset, the launch scripts start an embedded one and set it. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Connections in each app process's PostgreSQL pool. */
@@ -123,15 +125,20 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Parses an environment; blank values count as unset so `FOO=` in a shell behaves like no FOO. */
-export function parseConfig(environment: Record<string, string | undefined>): Config {
+/** Blank values count as unset, so `FOO=` in a shell behaves like no FOO. */
+function parseEnvironment<S extends z.ZodType>(schema: S, environment: Record<string, string | undefined>): z.output<S> {
   const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ""));
-  const result = configSchema.safeParse(present);
+  const result = schema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
   }
-  const parsed = result.data;
+  return result.data;
+}
+
+/** The app's configuration from `environment`; each host defaults to BASE_URL, which defaults to the app's origin. */
+export function parseConfig(environment: Record<string, string | undefined>): Config {
+  const parsed = parseEnvironment(configSchema, environment);
   const origin = `http://localhost:${parsed.PORT}`;
   const base = parsed.BASE_URL ?? origin;
   return {
@@ -150,4 +157,33 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** Points this process at a database found at run time (the admin CLI's embedded one) when DATABASE_URL is unset. */
+export function setDatabaseUrl(url: string): void {
+  cached = { ...config(), DATABASE_URL: url };
+}
+
+/**
+ * What `cli listen` reads besides its flags, parsed apart from the app's configuration so the forwarder runs
+ * whatever the server's variables hold. The values are checked as the flags they stand in for.
+ */
+const cliConfigSchema = z.object({
+  PORT: port,
+  /** The platform's API; unset, the app on this machine at PORT. */
+  LENDING_API_URL: z.string().optional(),
+  /** The project's sandbox credentials, when not given as --client-id and --api-key. */
+  LENDING_CLIENT_ID: z.string().optional(),
+  LENDING_API_KEY: z.string().optional(),
+});
+
+export type CliConfig = Omit<z.infer<typeof cliConfigSchema>, "LENDING_API_URL"> & { LENDING_API_URL: string };
+
+export function parseCliConfig(environment: Record<string, string | undefined>): CliConfig {
+  const parsed = parseEnvironment(cliConfigSchema, environment);
+  return { ...parsed, LENDING_API_URL: parsed.LENDING_API_URL ?? `http://localhost:${parsed.PORT}` };
+}
+
+export function cliConfig(): CliConfig {
+  return parseCliConfig(process.env);
 }

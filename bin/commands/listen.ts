@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cliConfig } from "../../lib/env";
 import { forwardEvents } from "../../lib/webhooks/forwarder";
 import { parseFlags, type Command } from "../cli-kit";
 
@@ -8,7 +9,7 @@ const listenFlags = z.object({
     .string()
     .transform((value) => value.split(",").map((type) => type.trim()).filter(Boolean))
     .optional(),
-  "api-url": z.url({ protocol: /^https?$/ }).default(process.env.LENDING_API_URL ?? `http://localhost:${process.env.PORT ?? 3000}`),
+  "api-url": z.url({ protocol: /^https?$/ }),
   "client-id": z.string({ error: "is required (or set LENDING_CLIENT_ID)" }).startsWith("svc_client_"),
   "api-key": z.string({ error: "is required (or set LENDING_API_KEY)" }).startsWith("sk_sandbox_", "must be a sandbox secret key"),
   "max-events": z.coerce.number().int().min(1).optional(),
@@ -27,10 +28,12 @@ export const listen: Command = {
     "max-events": { type: "string" },
   },
   async run({ values, print }) {
+    const environment = cliConfig();
     const flags = parseFlags(listenFlags, {
       ...values,
-      "client-id": values["client-id"] ?? process.env.LENDING_CLIENT_ID,
-      "api-key": values["api-key"] ?? process.env.LENDING_API_KEY,
+      "api-url": values["api-url"] ?? environment.LENDING_API_URL,
+      "client-id": values["client-id"] ?? environment.LENDING_CLIENT_ID,
+      "api-key": values["api-key"] ?? environment.LENDING_API_KEY,
     });
     const controller = new AbortController();
     process.once("SIGINT", () => controller.abort());

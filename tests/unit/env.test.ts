@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/env";
+import { config, ConfigError, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
 
 describe("configuration", () => {
   it("defaults every host of the spec to the one origin the app listens on", () => {
@@ -29,5 +29,26 @@ describe("configuration", () => {
   ])("fails with a message naming the bad variable (%o)", (environment, variable) => {
     expect(() => parseConfig(environment)).toThrow(ConfigError);
     expect(() => parseConfig(environment)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}:`));
+  });
+});
+
+describe("the admin CLI's configuration", () => {
+  it("points cli listen at the app on this machine unless LENDING_API_URL is set", () => {
+    expect(parseCliConfig({}).LENDING_API_URL).toBe("http://localhost:3000");
+    expect(parseCliConfig({ PORT: "4100" }).LENDING_API_URL).toBe("http://localhost:4100");
+    expect(parseCliConfig({ PORT: "4100", LENDING_API_URL: "https://api.lend.example" }).LENDING_API_URL).toBe("https://api.lend.example");
+  });
+
+  it("reads the credentials, blank as unset, whatever the app's own variables hold", () => {
+    expect(parseCliConfig({ LENDING_CLIENT_ID: "svc_client_1", LENDING_API_KEY: "", HUB_URL: "not a url" })).toEqual({
+      PORT: 3000,
+      LENDING_API_URL: "http://localhost:3000",
+      LENDING_CLIENT_ID: "svc_client_1",
+    });
+  });
+
+  it("lets the CLI point the configuration at the database it started", () => {
+    setDatabaseUrl("postgresql://postgres@127.0.0.1:54329/lending");
+    expect(config().DATABASE_URL).toBe("postgresql://postgres@127.0.0.1:54329/lending");
   });
 });
