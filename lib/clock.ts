@@ -29,3 +29,12 @@ export function freezeClock(start: Date | string = new Date()): { advance(ms: nu
 export function restoreClock(): void {
   current = systemClock;
 }
+
+/**
+ * Whether something `ageMs` old is still within `ttlMs`, for caches timed by this clock. A negative age (the
+ * clock set back past the moment it was read, as tests do) is not fresh: else the entry would live until the
+ * clock caught up with it.
+ */
+export function isFresh(ageMs: number, ttlMs: number): boolean {
+  return ageMs >= 0 && ageMs < ttlMs;
+}

@@ -5,6 +5,7 @@
 // figures in them. Answers are fixed HTML per entry: a visitor's words are matched against entries, never echoed.
 import MiniSearch from "minisearch";
 import sanitizeHtml from "sanitize-html";
+import { clock, isFresh } from "../clock";
 import { sanitizePageHtml } from "../cms/sanitize";
 import type { PublicCmsPage } from "../cms/serialize";
 import { listPublishedPages } from "../cms/service";
@@ -321,8 +322,8 @@ function fingerprintOf(config: PricingConfig, pages: readonly PublicCmsPage[]): 
 }
 
 export async function currentKnowledgeBase(): Promise<KnowledgeBase> {
-  const now = Date.now();
-  if (cached && now - cached.checkedAt < REFRESH_MS) return cached.knowledgeBase;
+  const now = clock.now().getTime();
+  if (cached && isFresh(now - cached.checkedAt, REFRESH_MS)) return cached.knowledgeBase;
   const [config, pages] = await Promise.all([getPricingConfig(), listPublishedPages()]);
   const fingerprint = fingerprintOf(config, pages);
   if (cached?.fingerprint !== fingerprint) cached = { fingerprint, knowledgeBase: buildKnowledgeBase(config, pages), checkedAt: now };

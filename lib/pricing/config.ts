@@ -1,6 +1,6 @@
 // Reading and changing the pricing configuration. Every change is a new version row; the newest is current.
 // Readers get it through a short per-process cache: the public ring serves it on every product and quote call.
-import { clock } from "../clock";
+import { clock, isFresh } from "../clock";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { DEFAULT_PRICING, pricingConfigSchema, type PricingConfig, type PricingFigures } from "./schemas";
@@ -14,8 +14,8 @@ function toConfig(row: { version: number; config: unknown; createdAt: Date }): P
 
 /** The current configuration; the defaults become version 1 the first time it is read. */
 export async function getPricingConfig(): Promise<PricingConfig> {
-  const now = Date.now();
-  if (cached && now - cached.readAt < CACHE_MS) return cached.config;
+  const now = clock.now().getTime();
+  if (cached && isFresh(now - cached.readAt, CACHE_MS)) return cached.config;
   let row = await db().pricingConfig.findFirst({ orderBy: { version: "desc" } });
   if (!row) {
     await db().pricingConfig.createMany({

@@ -38,6 +38,8 @@ export class FailOpenRateLimiter implements RateLimitStore {
     return { backend: this.store.backend, reachable: this.reachable, failOpenCount: this.failures };
   }
 
+  // Real time, not the platform clock: the back-off and the log interval measure a store's outage as it
+  // happens, whatever instant tests have frozen the platform's clock at.
   private async guarded<T>(work: () => Promise<T>, fallback: T): Promise<T> {
     if (Date.now() < this.skipStoreUntil) {
       this.failures += 1;

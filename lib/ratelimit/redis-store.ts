@@ -53,6 +53,8 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async limit(policy: RatePolicy, identifier: string): Promise<LimitDecision> {
     const result = await this.limiterFor(policy).limit(identifier);
+    // Real time, not the platform clock: @upstash/ratelimit keys its windows and computes `reset` on this
+    // machine's real time, so only real time measures the wait until it.
     const msToReset = result.reset - Date.now();
     if (policy.kind === "fixedWindow") {
       return {

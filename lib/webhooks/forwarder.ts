@@ -2,6 +2,7 @@
 // events from GET /partner/v1/events/stream and POSTs each, byte for byte, to a local address, signed with a
 // temporary secret exactly as a real delivery is. Reconnects (resuming after the last event) and renews the
 // access token when it expires.
+import { clock } from "../clock";
 import { randomToken } from "../ids";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
 
@@ -90,7 +91,7 @@ async function forwardOne(options: ForwarderOptions, secret: string, frame: Stre
       method: "POST",
       headers: {
         "content-type": "application/json",
-        [SIGNATURE_HEADER]: signWebhookPayload(frame.data, [secret], Math.floor(Date.now() / 1000)),
+        [SIGNATURE_HEADER]: signWebhookPayload(frame.data, [secret], Math.floor(clock.now().getTime() / 1000)),
         "service-event-id": delivery.eventId,
       },
       body: frame.data,

@@ -5,6 +5,7 @@
 // bytes (never re-serialised JSON), recompute the HMAC for `t`, compare in constant time against every `v1`,
 // and refuse a `t` more than five minutes from now.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { clock } from "../clock";
 
 export const SIGNATURE_HEADER = "Service-Signature";
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -41,7 +42,7 @@ export interface VerifyOptions {
   /** The endpoint's `whsec_` secret. */
   secret: string;
   toleranceSeconds?: number;
-  /** Unix seconds; defaults to the system time. */
+  /** Unix seconds; defaults to the platform clock (lib/clock.ts). */
   now?: number;
 }
 
@@ -49,7 +50,7 @@ export interface VerifyOptions {
  * Verifies a delivery and returns the parsed event. Throws `WebhookSignatureError`: `webhook_signature_missing`
  * without a usable header, `webhook_signature_invalid` when no `v1` matches or `t` is outside the tolerance.
  */
-export function verifyWebhookSignature<T = unknown>({ payload, header, secret, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS, now = Math.floor(Date.now() / 1000) }: VerifyOptions): T {
+export function verifyWebhookSignature<T = unknown>({ payload, header, secret, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS, now = Math.floor(clock.now().getTime() / 1000) }: VerifyOptions): T {
   if (!header) throw new WebhookSignatureError("webhook_signature_missing", `No ${SIGNATURE_HEADER} header.`);
   let timestamp: number | undefined;
   const signatures: string[] = [];

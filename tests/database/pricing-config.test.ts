@@ -1,7 +1,7 @@
 // The pricing configuration as versioned data (lib/pricing/config.ts, spec 4.8): the defaults become version 1,
 // every change is the next version, an invalid change stores nothing, and readers go through a short cache.
 // Runs in a database of its own: the shared one's configuration is read by files running alongside.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -10,10 +10,6 @@ import { DEFAULT_PRICING, type PricingFigures } from "@/lib/pricing/schemas";
 import { useIsolatedDatabase } from "../helpers/isolated-database";
 
 await useIsolatedDatabase("pricing_config");
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const storedVersions = async () => (await db().pricingConfig.findMany({ orderBy: { version: "asc" }, select: { version: true } })).map((row) => row.version);
 
@@ -109,7 +105,7 @@ describe("the versioned pricing configuration", () => {
   });
 
   it("serves the cached configuration for five seconds, and the new version once the cache is forgotten", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2030-01-03T00:00:00.000Z") });
+    const time = freezeClock("2030-01-03T00:00:00.000Z");
     forgetCachedPricing();
     expect((await getPricingConfig()).version).toBe(2);
     // A version written behind the cache's back (as another process would).
@@ -117,26 +113,25 @@ describe("the versioned pricing configuration", () => {
     await db().pricingConfig.create({
       data: { version: 3, config: figures as unknown as Prisma.InputJsonValue, note: "elsewhere", createdAt: new Date("2030-01-03T00:00:00.000Z") },
     });
-    vi.advanceTimersByTime(4_999);
+    time.advance(4_999);
     expect((await getPricingConfig()).version).toBe(2);
     forgetCachedPricing();
     expect(await getPricingConfig()).toEqual({ ...figures, version: 3, updated_at: "2030-01-03T00:00:00.000Z" });
   });
 
   it("rereads the configuration once the cache is five seconds old", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2030-01-04T00:00:00.000Z") });
+    const time = freezeClock("2030-01-04T00:00:00.000Z");
     forgetCachedPricing();
     expect((await getPricingConfig()).version).toBe(3);
     await db().pricingConfig.create({
       data: { version: 4, config: DEFAULT_PRICING as unknown as Prisma.InputJsonValue, note: "elsewhere again", createdAt: new Date("2030-01-04T00:00:00.000Z") },
     });
-    vi.advanceTimersByTime(5_000);
+    time.advance(5_000);
     expect((await getPricingConfig()).version).toBe(4);
   });
 
   it("builds a change on the newest version, whatever the cache held", async () => {
     freezeClock("2030-01-05T00:00:00.000Z");
-    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2030-01-05T00:00:00.000Z") });
     forgetCachedPricing();
     expect((await getPricingConfig()).version).toBe(4);
     await db().pricingConfig.create({
@@ -147,5 +142,16 @@ describe("the versioned pricing configuration", () => {
     expect(updated.flex.enabled).toBe(false);
     expect(updated.slice.plan_fee_pounds).toBe(5.99);
     expect((await listPricingVersions(1))[0]).toEqual({ version: 6, note: null, created_at: "2030-01-05T00:00:00.000Z" });
+  });
+
+  it("rereads the configuration when the clock is set back before the cached read", async () => {
+    const time = freezeClock("2030-01-07T00:00:00.000Z");
+    forgetCachedPricing();
+    expect((await getPricingConfig()).version).toBe(6);
+    await db().pricingConfig.create({
+      data: { version: 7, config: DEFAULT_PRICING as unknown as Prisma.InputJsonValue, note: "elsewhere", createdAt: new Date("2030-01-06T00:00:00.000Z") },
+    });
+    time.set("2030-01-06T23:59:59.000Z");
+    expect((await getPricingConfig()).version).toBe(7);
   });
 });

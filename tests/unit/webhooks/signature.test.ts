@@ -2,6 +2,7 @@
 // here with node:crypto straight from the spec ("<t>.<raw body>", HMAC-SHA256, hex), not with the helper under test.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { freezeClock } from "@/lib/clock";
 import { readServerSentEvents } from "@/lib/webhooks/forwarder";
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookPayload, verifyWebhookSignature, WebhookSignatureError } from "@/lib/webhooks/signature";
 
@@ -123,8 +124,9 @@ describe("verifyWebhookSignature", () => {
     expect(verifyWebhookSignature({ payload: BODY, header: signed, secret: SECRET, now: T, toleranceSeconds: 10 })).toEqual(JSON.parse(BODY));
   });
 
-  it("checks the timestamp against the system time when no now is given", () => {
-    const fresh = Math.floor(Date.now() / 1000);
+  it("checks the timestamp against the platform clock when no now is given", () => {
+    freezeClock(new Date(T * 1000));
+    const fresh = T;
     expect(verifyWebhookSignature({ payload: BODY, header: signWebhookPayload(BODY, [SECRET], fresh), secret: SECRET })).toEqual(JSON.parse(BODY));
     expect(signatureErrorOf(() => verifyWebhookSignature({ payload: BODY, header: signWebhookPayload(BODY, [SECRET], fresh - 600), secret: SECRET }))).toBe(
       "webhook_signature_invalid",
