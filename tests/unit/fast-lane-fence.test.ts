@@ -1,11 +1,7 @@
 // The fast lane (hand-written SQL on the shared pool, the batched transaction) serves only the hot paths the
 // benchmark measures (docs/performance.md); everything else goes through Prisma. This holds it to them.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const SOURCE_DIRECTORIES = ["app", "lib", "bin", "inngest", "scripts"];
+import { readSourceFiles } from "../helpers/source-files";
 
 /** The measured hot paths: the point read and list, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
 const FAST_LANE_ALLOWED = [
@@ -17,15 +13,7 @@ const FAST_LANE_ALLOWED = [
 const BATCHED_TRANSACTION_ALLOWED = ["lib/applications/create.ts", "app/partner/v1/applications/route.ts"];
 const SHARED_POOL_ALLOWED = ["lib/fast-lane.ts"];
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(path.join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.posix.join(directory, entry.name);
-    if (entry.isDirectory()) return entry.name === "generated" ? [] : sourceFiles(relative);
-    return /\.(ts|tsx|mts|mjs)$/.test(entry.name) ? [relative] : [];
-  });
-}
-
-const files = SOURCE_DIRECTORIES.flatMap(sourceFiles).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), "utf8") }));
+const files = readSourceFiles(["app", "lib", "bin", "inngest", "scripts"]);
 
 function importersOf(module: RegExp): string[] {
   return files.filter(({ text }) => [...text.matchAll(/from\s+"([^"]+)"/g)].some((match) => module.test(match[1]!))).map(({ file }) => file).sort();

@@ -1,0 +1,45 @@
+// Boundaries the source keeps, checked by reading it: lib/ never imports from inngest/ (the functions there are
+// thin callers of lib/, not the other way round); configuration is read from the environment only in
+// lib/env.ts; and lib/ takes the time from the clock (lib/clock.ts), so tests can freeze it. scripts/ and
+// tests/ are outside these rules: they set up the environment the app reads.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readSourceFiles } from "../helpers/source-files";
+
+/** The rate limiter measures a store's outage and Upstash's reset instants in real time (see each file). */
+const REAL_TIME_FILES = new Set(["lib/ratelimit/limiter.ts", "lib/ratelimit/redis-store.ts"]);
+
+const files = readSourceFiles(["lib", "app", "bin", "inngest"]);
+
+/** The project files a module imports (static, dynamic and re-exports), as paths from the root; packages are left out. */
+function importedPaths(file: string, text: string): string[] {
+  const specifiers = [...text.matchAll(/\b(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((match) => match[1]!);
+  return specifiers.flatMap((specifier) => {
+    if (specifier.startsWith("@/")) return [path.posix.normalize(specifier.slice(2))];
+    if (specifier.startsWith(".")) return [path.posix.join(path.posix.dirname(file), specifier)];
+    return [];
+  });
+}
+
+describe("source boundaries", () => {
+  it("finds the source to check", () => {
+    expect(files.map(({ file }) => file)).toEqual(expect.arrayContaining(["lib/env.ts", "lib/jobs/operations.ts", "inngest/functions.ts", "bin/cli.ts"]));
+  });
+
+  it("has no module under lib/ import from inngest/", () => {
+    const offending = files
+      .filter(({ file }) => file.startsWith("lib/"))
+      .flatMap(({ file, text }) => importedPaths(file, text).filter((imported) => imported === "inngest" || imported.startsWith("inngest/")).map((imported) => `${file} imports ${imported}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("reads the environment only in lib/env.ts", () => {
+    const offending = files.filter(({ file, text }) => file !== "lib/env.ts" && /\bprocess\s*(\.\s*env\b|\[\s*["']env["']\s*\])/.test(text)).map(({ file }) => file);
+    expect(offending).toEqual([]);
+  });
+
+  it("takes the time from the clock, not Date.now(), outside the rate limiter's real-time measurements", () => {
+    const offending = files.filter(({ file, text }) => !REAL_TIME_FILES.has(file) && /\bDate\.now\s*\(/.test(text)).map(({ file }) => file);
+    expect(offending).toEqual([]);
+  });
+});
