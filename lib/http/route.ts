@@ -41,11 +41,14 @@ type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 /** The handler's transaction: an idempotent endpoint's own kind, Prisma's by default; none otherwise. */
 type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> ? T : Prisma.TransactionClient) : undefined;
 
-export interface HandlerInput<P, Q, B, T> {
+/** A route that requires a scope has a bearer-authenticated caller; any other has none. */
+type TenantOf<S> = S extends PartnerScope ? Tenant : undefined;
+
+export interface HandlerInput<P, Q, B, T, C = Tenant> {
   request: Request;
   context: RequestContext;
-  /** The caller of a bearer-authenticated partner route (reading it on any other route throws). */
-  tenant: Tenant;
+  /** The project and environment of a bearer-authenticated partner route's caller. */
+  tenant: C;
   /**
    * An idempotent endpoint runs its handler in one transaction, which also records the Idempotency-Key's
    * outcome: the handler's writes go here. Other endpoints have none (their services open their own).
@@ -62,12 +65,13 @@ export interface EndpointConfig<
   B extends z.ZodType | undefined = undefined,
   I extends boolean = false,
   K extends TransactionKind<unknown> | undefined = undefined,
+  S extends PartnerScope | null | undefined = undefined,
 > {
   /**
    * Partner routes: the scope the bearer token must carry (spec 5.2). `null` for the OAuth endpoints, which take
    * no bearer token (they authenticate the client themselves, or are public). Required on the partner ring.
    */
-  scope?: PartnerScope | null;
+  scope?: S;
   /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
   rateLimit?: SubLimit;
   params?: P;
@@ -97,13 +101,20 @@ export interface EndpointConfig<
   /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
   sandboxOnly?: boolean;
   handler: (
-    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>>,
+    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>, TenantOf<S>>,
   ) => Promise<Reply | Response> | Reply | Response;
 }
 
 /** An endpoint with its types erased, ready for the builder. */
 export interface Endpoint {
-  readonly config: EndpointConfig<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, boolean, TransactionKind<unknown> | undefined>;
+  readonly config: EndpointConfig<
+    z.ZodType | undefined,
+    z.ZodType | undefined,
+    z.ZodType | undefined,
+    boolean,
+    TransactionKind<unknown> | undefined,
+    PartnerScope | null | undefined
+  >;
 }
 
 /** Declares one method's endpoint; exists so TypeScript infers the handler's input from the config. */
@@ -113,7 +124,8 @@ export function endpoint<
   B extends z.ZodType | undefined = undefined,
   I extends boolean = false,
   K extends TransactionKind<unknown> | undefined = undefined,
->(config: EndpointConfig<P, Q, B, I, K>): Endpoint {
+  S extends PartnerScope | null | undefined = undefined,
+>(config: EndpointConfig<P, Q, B, I, K, S>): Endpoint {
   return { config: config as unknown as Endpoint["config"] };
 }
 
@@ -148,14 +160,6 @@ async function parseRequestBody(declared: Endpoint["config"], request: Request, 
   }
 }
 
-function withoutTenant<T extends object>(input: T): T & { tenant: Tenant } {
-  return Object.defineProperty(input, "tenant", {
-    get() {
-      throw new Error("This route has no bearer authentication: it has no tenant");
-    },
-  }) as T & { tenant: Tenant };
-}
-
 async function runEndpoint(ring: Ring, target: Endpoint, request: Request, routeContext: NextRouteContext): Promise<Response> {
   const declared = target.config;
   const context = startRequest(request, ring);
@@ -169,8 +173,8 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const params = await parseParams(declared.params, routeContext);
     const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(declared, request, context);
-    const input = { request, context, params, query, body, transaction: undefined };
-    const handlerInput = principal ? { ...input, tenant: { projectId: principal.projectId, environment: principal.environment } } : withoutTenant(input);
+    const tenant = principal ? { projectId: principal.projectId, environment: principal.environment } : undefined;
+    const handlerInput = { request, context, tenant, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, request, body }, context);
     if (declared.idempotent) {
       response = await runIdempotently(declared.handler, handlerInput, { principal, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
