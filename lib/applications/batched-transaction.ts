@@ -4,7 +4,7 @@
 // Why batching: on these machines a round trip to PostgreSQL costs the server more CPU (two system calls and
 // the driver's work, ~0.1 ms) than the statement itself, and a create used to make seven. A batched
 // transaction queues the writes whose results nobody reads and sends them with the next read, or with COMMIT,
-// as one multi-statement message; a create now makes three round trips (docs/performance.md). A message of
+// as one multi-statement message; a create now makes two round trips (docs/performance.md). A message of
 // several statements cannot carry bind parameters, so values are written into it as escaped literals.
 import pg from "pg";
 import type { TransactionKind } from "../db";

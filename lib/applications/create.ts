@@ -1,7 +1,8 @@
 // Creating an application (spec 4.2): the company is looked up in the registry, then the application opens
 // `created` with its `application.created` event and the event's webhook deliveries, in one batched
-// transaction on the fast lane (lib/applications/batched-transaction.ts): the create is the write path the
-// benchmark measures, and this module is the only one that writes through that transaction.
+// transaction on the fast lane (lib/applications/batched-transaction.ts) that reads nothing, so it reaches
+// PostgreSQL as one message: the create is the write path the benchmark measures, and this module is the only
+// one that writes through that transaction.
 import { clock } from "../clock";
 import { config } from "../env";
 import { ApiError } from "../errors";
@@ -11,7 +12,7 @@ import { newId, randomToken } from "../ids";
 import { RegistryUnavailableError } from "../registry/errors";
 import { companyRegistry, type CompanyLookupFailure } from "../registry/registry";
 import type { Tenant } from "../tenant";
-import { deliveryRows, type SubscribedEndpoint } from "../webhooks/deliveries";
+import { WEBHOOK_ENDPOINTS_PER_PROJECT } from "../webhooks/schemas";
 import { inBatchedTransaction, type Statements } from "./batched-transaction";
 import type { CreateApplicationInput } from "./schemas";
 import { serializeApplication } from "./serialize";
@@ -68,7 +69,10 @@ export type NewApplication = Pick<
 
 /**
  * The events' rows and their deliveries, as lib/events/events.ts `recordEvents` writes them through Prisma
- * (the same row builders; tests/unit/applications/batched-transaction.test.ts holds the two equal).
+ * (tests/database/applications/batched-events.test.ts holds the rows the two write equal). The deliveries are
+ * chosen by PostgreSQL in the same statement that inserts them, so the transaction needs no read and goes to
+ * the database as one message: their ids are made here, one per endpoint the project may have, and each
+ * subscribed endpoint takes the next.
  */
 export async function recordEventsInBatch(statements: Statements, events: EventRow[]): Promise<void> {
   const [first] = events;
@@ -77,14 +81,15 @@ export async function recordEventsInBatch(statements: Statements, events: EventR
     VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
       ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
   if (!first.projectId) return;
-  const endpoints = await statements.rows<SubscribedEndpoint>(Prisma.sql`SELECT id, enabled_events AS "enabledEvents"
-    FROM webhook_endpoints WHERE project_id = ${first.projectId} AND environment = ${first.environment}::"Environment"
-    AND status = 'enabled'`);
-  const deliveries = deliveryRows(events, endpoints);
-  if (deliveries.length === 0) return;
+  const deliveryIds = Array.from({ length: WEBHOOK_ENDPOINTS_PER_PROJECT * events.length }, () => newId("webhookDelivery"));
   await statements.write(Prisma.sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,
-    created_at, updated_at) VALUES ${Prisma.join(deliveries.map((row) => Prisma.sql`(${row.id}, ${row.endpointId}, ${row.eventId},
-    ${row.projectId}, ${row.nextAttemptAt}, ${row.createdAt}, ${row.updatedAt})`))}`);
+    created_at, updated_at)
+    SELECT (ARRAY[${Prisma.join(deliveryIds)}])[row_number() OVER (ORDER BY event.id, endpoint.id)], endpoint.id, event.id,
+      ${first.projectId}, event.created_at, event.created_at, event.created_at
+    FROM (VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.type}, ${row.createdAt}::timestamptz)`))}) AS event (id, type, created_at)
+    JOIN webhook_endpoints endpoint ON endpoint.project_id = ${first.projectId}
+      AND endpoint.environment = ${first.environment}::"Environment" AND endpoint.status = 'enabled'
+      AND ('*' = ANY (endpoint.enabled_events) OR event.type = ANY (endpoint.enabled_events))`);
 }
 
 /** The first state of the lifecycle (lib/applications/state-machine.ts): a new application, `created`, with its event. */

@@ -6,7 +6,7 @@ import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { recordEventsInBatch } from "@/lib/applications/create";
 import { db } from "@/lib/db";
 import { eventRows, recordEvents, type NewEvent } from "@/lib/events/events";
-import { newId } from "@/lib/ids";
+import { isIdOf, newId } from "@/lib/ids";
 import { createTestProject } from "../../helpers/partner";
 
 async function endpointFor(projectId: string, environment: "sandbox" | "live", enabledEvents: string[], status: "enabled" | "disabled" = "enabled") {
@@ -46,6 +46,9 @@ describe("events recorded by the batched create and through Prisma", () => {
 
     const prismaWritten = await written(throughPrisma);
     expect(await written(batched)).toEqual(prismaWritten);
+    const batchedIds = (await db().webhookDelivery.findMany({ where: { eventId: { in: batched } }, select: { id: true } })).map((row) => row.id);
+    expect(batchedIds.every((id) => isIdOf("webhookDelivery", id))).toBe(true);
+    expect(new Set(batchedIds).size).toBe(3);
     expect(prismaWritten.deliveries.map((delivery) => [delivery.event, delivery.endpointId])).toEqual(
       [[0, everything.id], [1, everything.id], [1, decisionsOnly.id]].sort((a, b) => Number(a[0]) - Number(b[0]) || String(a[1]).localeCompare(String(b[1]))),
     );
