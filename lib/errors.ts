@@ -178,7 +178,7 @@ export interface RenderedError<Body> {
 }
 
 /** `Retry-After` is whole seconds, at least one. */
-export function retryAfterSeconds(retryAfterMs: number): number {
+function retryAfterSeconds(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 1000));
 }
 

@@ -20,7 +20,7 @@ export interface RateLimitState {
 const CONCURRENCY_SLOT_TTL_MS = 60_000;
 
 /** Spends one unit of `policy`; the first decision (or a refusal) is the one the response headers describe. */
-export async function enforceLimit(context: RequestContext, unscaled: RatePolicy, identifier: string): Promise<void> {
+async function enforceLimit(context: RequestContext, unscaled: RatePolicy, identifier: string): Promise<void> {
   const policy = scalePolicy(unscaled, config().RATE_LIMIT_SCALE);
   const decision = await rateLimiter().limit(policy, identifier);
   if (!context.rateLimit || !decision.allowed) context.rateLimit = { policy, decision };

@@ -9,7 +9,7 @@ export function subscribesTo(enabledEvents: readonly string[], type: string): bo
   return enabledEvents.includes("*") || enabledEvents.includes(type);
 }
 
-export interface SubscribedEndpoint {
+interface SubscribedEndpoint {
   id: string;
   enabledEvents: string[];
 }
@@ -42,7 +42,7 @@ export function deliveryRows(events: readonly EventRow[], endpoints: readonly Su
 }
 
 /** Events recorded together belong to one project and environment: the first names them. */
-export function subscribersWhere(events: readonly EventRow[]): Prisma.WebhookEndpointWhereInput | null {
+function subscribersWhere(events: readonly EventRow[]): Prisma.WebhookEndpointWhereInput | null {
   const first = events[0];
   if (!first?.projectId) return null;
   return { projectId: first.projectId, environment: first.environment, status: "enabled" };
