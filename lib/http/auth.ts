@@ -61,15 +61,6 @@ export function assertScope(principal: Principal, scope: PartnerScope): void {
   });
 }
 
-/** A sandbox token touching a live object, or the reverse, is refused; it is never silently downgraded. */
-export function assertEnvironment(principal: Principal, object: { livemode: boolean }): void {
-  if (object.livemode === principal.livemode) return;
-  const mode = (livemode: boolean) => (livemode ? "live" : "sandbox");
-  throw new ApiError("environment_mismatch", {
-    message: `This object belongs to the ${mode(object.livemode)} environment; the token is for ${mode(principal.livemode)}.`,
-  });
-}
-
 /** Sandbox test helpers do not exist for live tokens: 404 `route_not_found`, as for any unknown path. */
 export function assertSandbox(principal: Principal): void {
   if (principal.environment !== "sandbox") {

@@ -9,7 +9,7 @@ import {
   releaseIdempotencyKey,
   requestFingerprint,
 } from "../idempotency/idempotency";
-import type { Principal } from "./auth";
+import type { Tenant } from "../tenant";
 import { errorOutcome, toResponse, type Reply, type RequestContext } from "./request-context";
 
 interface IdempotentInput {
@@ -21,8 +21,8 @@ interface IdempotentInput {
 type Handler = (input: never) => Promise<Reply | Response> | Reply | Response;
 
 export interface IdempotentOptions {
-  /** The caller: keys are scoped to its project and environment. Null on a route without a bearer token. */
-  principal: Principal | null;
+  /** The caller: keys are scoped to its project and environment. None on a route without a bearer token. */
+  tenant: Tenant | undefined;
   /** The handler's transaction, when not Prisma's (the application create's batched transaction). */
   transactionKind?: TransactionKind<unknown>;
   /** The route's sub-limit: spent only by a request that will run the handler, never by a replay. */
@@ -42,13 +42,12 @@ function asReply(outcome: Reply | Response): Reply {
 export async function runIdempotently(handler: Handler, input: IdempotentInput, options: IdempotentOptions): Promise<Response> {
   const { request, context } = input;
   const kind = options.transactionKind ?? prismaTransaction;
-  const key = options.principal ? readIdempotencyKey(request) : null;
+  const key = options.tenant ? readIdempotencyKey(request) : null;
   if (key === null) {
     await options.beforeHandler();
     return toResponse(await kind.run(async (transaction) => asReply(await handler({ ...input, transaction } as never))));
   }
-  const scope = { projectId: options.principal!.projectId, environment: options.principal!.environment };
-  const claim = await claimIdempotencyKey(scope, key, requestFingerprint(request.method, context.url.pathname, input.body));
+  const claim = await claimIdempotencyKey(options.tenant!, key, requestFingerprint(request.method, context.url.pathname, input.body));
   if (claim.kind === "replay") {
     const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
     // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.

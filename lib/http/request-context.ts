@@ -7,7 +7,6 @@ import { ApiError, renderError, type ErrorFormat, type Ring } from "../errors";
 import { rateLimitHeaders, type RateLimitState } from "./metering";
 import { RenderedJson } from "./rendered-json";
 
-
 export interface RequestContext {
   readonly requestId: string;
   readonly ring: Ring;

@@ -177,7 +177,7 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const handlerInput = { request, context, tenant, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, request, body }, context);
     if (declared.idempotent) {
-      response = await runIdempotently(declared.handler, handlerInput, { principal, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
+      response = await runIdempotently(declared.handler, handlerInput, { tenant, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
     } else {
       await meterOperation();
       response = toResponse(await declared.handler(handlerInput as never));

@@ -89,10 +89,14 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   });
 }
 
+function noSuchWebhookEndpoint(id: string): ApiError {
+  return new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+}
+
 /** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnWebhookEndpointOrThrow(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
   const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: tenant.projectId } });
-  if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+  if (!endpoint) throw noSuchWebhookEndpoint(id);
   assertSameEnvironment(tenant, endpoint);
   return endpoint;
 }
@@ -127,7 +131,7 @@ export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Ten
   const now = clock.now();
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+    if (!endpoint) throw noSuchWebhookEndpoint(id);
     const edited = await transaction.webhookEndpoint.update({
       where: { id },
       data: {
@@ -148,7 +152,7 @@ export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id
   await getOwnWebhookEndpointOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+    if (!endpoint) throw noSuchWebhookEndpoint(id);
     return serializeWebhookEndpoint(await moveByOwner(transaction, endpoint, false, clock.now()));
   });
 }

@@ -1,8 +1,10 @@
 // Test fixtures for the partner API: a real project (through the same service the CLI uses) and real tokens
 // from the token endpoint.
 import { db } from "@/lib/db";
+import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { mintAccessToken, PARTNER_AUDIENCE } from "@/lib/oauth/access-tokens";
 import { readProjectState } from "@/lib/projects/project-state";
+import { eventually } from "./eventually";
 import { createProject, type CreateProjectInput, type ProjectCredentials } from "@/lib/projects/create-project";
 
 let counter = 0;
@@ -58,4 +60,11 @@ export async function mintToken(baseUrl: string, project: ProjectCredentials, op
 
 export function bearer(token: string, init: RequestInit = {}): RequestInit {
   return { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } };
+}
+
+/** Reads an application (`read`, over HTTP) until it is decided, running its decisioning as the background driver would. */
+export function untilDecided<T extends Record<string, any>>(id: string, read: () => Promise<T>): Promise<T> {
+  return eventually(read, (application) => application.status !== "submitted" && Boolean(application.decision), {
+    drive: () => decideSubmittedApplication(id),
+  });
 }

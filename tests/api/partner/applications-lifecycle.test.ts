@@ -6,9 +6,7 @@ import { db } from "@/lib/db";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest, expectJson } from "../../helpers/http";
-import { bearer, createTestProject, mintToken } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
-import { eventually } from "../../helpers/eventually";
+import { bearer, createTestProject, mintToken, untilDecided } from "../../helpers/partner";
 
 let server: AppServer;
 let project: ProjectCredentials;
@@ -46,11 +44,7 @@ async function createApplication(companyNumber: string, extra: Record<string, un
 
 /** Reads the application over HTTP until it is decided, running its decisioning as the background driver would. */
 async function waitForDecision(id: string) {
-  return eventually(
-    async () => expectJson(await call("GET", `/applications/${id}`), 200),
-    (application) => application.status !== "submitted" && Boolean(application.decision),
-    { drive: () => decideSubmittedApplication(id) },
-  );
+  return untilDecided(id, async () => expectJson(await call("GET", `/applications/${id}`), 200));
 }
 
 async function eventTypesFor(objectId: string): Promise<string[]> {

@@ -14,9 +14,7 @@ import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest, expectJson } from "../../helpers/http";
-import { bearer, createTestProject, mintToken } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
-import { eventually } from "../../helpers/eventually";
+import { bearer, createTestProject, mintToken, untilDecided } from "../../helpers/partner";
 
 /** The frozen instant every test starts at; the first repayment falls one calendar month later. */
 const T0 = "2099-03-15T09:30:00.000Z"; // far future: other files' expiry sweeps (real clock) must never find these applications
@@ -72,11 +70,7 @@ async function createApplication(companyNumber: string, extra: Record<string, un
 
 /** Reads the application over HTTP until it is decided, running its decisioning as the background driver would. */
 async function waitForDecision(id: string, as: string = token) {
-  return eventually(
-    async () => expectJson(await call("GET", `/applications/${id}`, undefined, as), 200),
-    (application) => application.status !== "submitted" && Boolean(application.decision),
-    { drive: () => decideSubmittedApplication(id) },
-  );
+  return untilDecided(id, async () => expectJson(await call("GET", `/applications/${id}`, undefined, as), 200));
 }
 
 /** Creates an application, submits it through the test helper and returns it decided, with its decision. */
