@@ -53,7 +53,7 @@ function isoTimestamp(column: string): Prisma.Sql {
 /**
  * The application object as PostgreSQL renders it, for the hottest reads (the point read and the list), over
  * a row of `applications`: the object serializeApplication returns, field for field and in the same order
- * (tests/unit/applications/serialize-sql.test.ts holds the two equal), as compact JSON text. A page of a
+ * (tests/database/applications/serialize-sql.test.ts holds the two equal), as compact JSON text. A page of a
  * hundred then goes from the database to the wire without being parsed, re-shaped and serialised again in
  * JavaScript, where each of those steps cost more than the query (docs/performance.md).
  */
