@@ -3,7 +3,7 @@
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { readQueueStatus, type QueueStatus } from "../jobs/queue";
-import { rateLimiter, type RateLimiterStatus } from "../ratelimit/limiter";
+import { withTimeout } from "../with-timeout";
 import { migrationsOnDisk, readMigrationStatus, type MigrationStatus } from "./migrations";
 
 export const APP_NAME = "lending-platform";
@@ -15,25 +15,7 @@ export interface Health {
   db: { up: boolean; latencyMs: number | null };
   migrations: MigrationStatus;
   queue: QueueStatus;
-  /** The rate-limit store; when unreachable the API fails open and counts it here (not an outage). */
-  ratelimit: RateLimiterStatus;
   time: string;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 export async function checkHealth(database: Database): Promise<Health> {
@@ -57,7 +39,6 @@ export async function checkHealth(database: Database): Promise<Health> {
     db: { up, latencyMs },
     migrations,
     queue,
-    ratelimit: rateLimiter().status(),
     time: clock.now().toISOString(),
   };
 }

@@ -1,12 +1,13 @@
 // Admission: everything a request must pass before its input is read. Partner routes authenticate the bearer
 // token (a local signature check, so it can come first), spend from the project's rate-limit buckets, then have
 // their scope checked; a request without a valid token is metered per client address before its 401 is sent.
-// The public ring is metered per address. The OAuth endpoints (scope `null`) take no bearer token: their own
-// sub-limits (per client id or address) are declared on their endpoint configs.
+// The public ring is metered per address. The OAuth endpoints (scope `null`) take no bearer token; those that
+// authenticate a client are metered per address here, before their body is read, and per client (their
+// declared sub-limit) only once the client has authenticated.
 import type { PartnerScope } from "../oauth/scopes";
 import { assertScope, authenticateBearer, type Principal } from "./auth";
 import type { Ring } from "../errors";
-import { meterAnonymousPartnerRequest, meterPartnerRequest, meterPublicRequest } from "./metering";
+import { meterAnonymousPartnerRequest, meterClientAuthentication, meterPartnerRequest, meterPublicRequest } from "./metering";
 import type { RequestContext } from "./request-context";
 
 export interface Admission {
@@ -17,9 +18,19 @@ export interface Admission {
 
 export const nothingToRelease = async (): Promise<void> => undefined;
 
-export async function admit(ring: Ring, scope: PartnerScope | null, request: Request, context: RequestContext): Promise<Admission> {
+/** What an endpoint requires of its caller before its input is read. */
+export interface Guards {
+  scope: PartnerScope | null;
+  authenticatesClient: boolean;
+}
+
+export async function admit(ring: Ring, { scope, authenticatesClient }: Guards, request: Request, context: RequestContext): Promise<Admission> {
   if (ring === "public") {
     await meterPublicRequest(request, context);
+    return { principal: null, release: nothingToRelease };
+  }
+  if (authenticatesClient) {
+    await meterClientAuthentication(request, context);
     return { principal: null, release: nothingToRelease };
   }
   if (ring !== "partner" || !scope) return { principal: null, release: nothingToRelease };

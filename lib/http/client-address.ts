@@ -1,14 +1,52 @@
 // The client address that keys per-IP limits. Only two sources are trusted: the header a configured reverse
-// proxy sets (TRUSTED_PROXY_HEADER), or the socket peer our HTTP server stamps on every request. A caller's own
-// X-Forwarded-For is never believed, so nobody can pick a fresh bucket by inventing addresses.
+// proxy sets (TRUSTED_PROXY_HEADER), or the socket peer our HTTP server (scripts/http-server.ts) stamps on every
+// request. A caller's own X-Forwarded-For is never believed, and neither is a peer-address header our server did
+// not set (the app started without it, `next start` alone): each stamp carries this process's secret, so
+// nobody can pick a fresh bucket by inventing addresses. IPv6 addresses are grouped by /64, the block one
+// subscriber usually holds.
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { isIPv6 } from "node:net";
 import { config } from "../env";
 
-/** Set by our server (scripts/serve.ts) from the socket, overwriting anything the client sent. */
 export const PEER_ADDRESS_HEADER = "x-lending-peer-address";
+const PEER_STAMP_HEADER = "x-lending-peer-stamp";
+/** Requests whose address cannot be trusted share this one bucket. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+// On globalThis: our server's module and the app's bundled copy of this one are different module instances
+// in the same process.
+const holder = globalThis as unknown as { __lendingPeerStamp?: string };
 
 export function stampPeerAddress(request: IncomingMessage): void {
-  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "unknown";
+  holder.__lendingPeerStamp ??= randomBytes(16).toString("hex");
+  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? UNKNOWN_ADDRESS;
+  request.headers[PEER_STAMP_HEADER] = holder.__lendingPeerStamp;
+}
+
+/** The socket peer, when our server stamped it in this process. */
+function stampedPeer(request: Request): string | null {
+  const stamp = holder.__lendingPeerStamp;
+  if (!stamp || request.headers.get(PEER_STAMP_HEADER) !== stamp) return null;
+  return request.headers.get(PEER_ADDRESS_HEADER);
+}
+
+/** The eight groups of an IPv6 address, `::` expanded. */
+function ipv6Groups(address: string): string[] {
+  const [head = "", tail] = address.split("::");
+  const headGroups = head ? head.split(":") : [];
+  if (tail === undefined) return headGroups;
+  const tailGroups = tail ? tail.split(":") : [];
+  return [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
+}
+
+/** An IPv6 address's /64 (`2001:db8:1:2::/64`); IPv4, and IPv4 mapped into IPv6, as the plain IPv4 address. */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const prefix = ipv6Groups(address).slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
+  return `${prefix.join(":")}::/64`;
 }
 
 export function clientAddress(request: Request): string {
@@ -17,7 +55,18 @@ export function clientAddress(request: Request): string {
     const value = request.headers.get(trustedHeader);
     // A proxy appends the address it saw; earlier entries came from the client and prove nothing.
     const lastHop = value?.split(",").at(-1)?.trim();
-    if (lastHop) return lastHop;
+    if (lastHop) return addressBucket(lastHop);
   }
-  return request.headers.get(PEER_ADDRESS_HEADER) ?? "unknown";
+  const peer = stampedPeer(request);
+  return peer ? addressBucket(peer) : UNKNOWN_ADDRESS;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** A request from this machine that no proxy forwarded: for operators' surfaces that must not face the world. */
+export function isLocalRequest(request: Request): boolean {
+  const trustedHeader = config().TRUSTED_PROXY_HEADER;
+  if (trustedHeader && request.headers.get(trustedHeader)) return false;
+  const peer = stampedPeer(request);
+  return peer !== null && LOOPBACK.test(peer);
 }

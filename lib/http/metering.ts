@@ -2,8 +2,8 @@
 // not per key) and take a concurrency slot before their body is parsed; a route's sub-limit is spent just
 // before its handler; requests without a valid token and the public ring are limited per client address.
 import { config } from "../env";
-import { ANONYMOUS_PARTNER_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
-import { presentedClientId, type ClientCredentialsInput } from "../oauth/client-authentication";
+import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
+import type { AuthenticatedClient } from "../oauth/client-authentication";
 import { rateLimiter } from "../ratelimit/limiter";
 import type { LimitDecision } from "../ratelimit/store";
 import type { Principal } from "./auth";
@@ -19,11 +19,14 @@ export interface RateLimitState {
 /** A slot is given back when its request ends; one a crashed process never returns expires after this. */
 const CONCURRENCY_SLOT_TTL_MS = 60_000;
 
-/** Spends one unit of `policy`; the first decision (or a refusal) is the one the response headers describe. */
-async function enforceLimit(context: RequestContext, unscaled: RatePolicy, identifier: string): Promise<void> {
+/**
+ * Spends one unit of `policy`. The response headers describe the first decision, or a refusal, or a decision
+ * that `replaces` the earlier ones: an authenticated client's own bucket rather than its address's.
+ */
+async function enforceLimit(context: RequestContext, unscaled: RatePolicy, identifier: string, replaces = false): Promise<void> {
   const policy = scalePolicy(unscaled, config().RATE_LIMIT_SCALE);
   const decision = await rateLimiter().limit(policy, identifier);
-  if (!context.rateLimit || !decision.allowed) context.rateLimit = { policy, decision };
+  if (!context.rateLimit || !decision.allowed || replaces) context.rateLimit = { policy, decision };
   if (!decision.allowed) {
     throw new ApiError("rate_limited", {
       message: `Rate limit exceeded (${describePolicy(policy)}); retry after the Retry-After delay.`,
@@ -37,26 +40,29 @@ export async function meterPartnerRequest(principal: Principal, context: Request
   const limits = tierLimitsFor(principal.limitSettings, principal.environment);
   const bucket = `${principal.projectId}:${principal.environment}`;
   await enforceLimit(context, projectBucketPolicy(limits), bucket);
-  if (!(await rateLimiter().acquire(bucket, limits.concurrent * config().RATE_LIMIT_SCALE, CONCURRENCY_SLOT_TTL_MS))) {
+  const release = await rateLimiter().acquire(bucket, limits.concurrent * config().RATE_LIMIT_SCALE, CONCURRENCY_SLOT_TTL_MS);
+  if (!release) {
     throw new ApiError("rate_limited", {
       message: `Too many concurrent requests (at most ${limits.concurrent} for this project and environment).`,
       retryAfterMs: 1_000,
     });
   }
-  return () => rateLimiter().release(bucket);
+  return release;
 }
 
-/** Who a sub-limit is spent by, as the request shows it. */
+/** Who a sub-limit is spent by: the bearer's project, the authenticated OAuth client, or the request's address. */
 export interface Metered {
   principal: Principal | null;
+  client: AuthenticatedClient | null;
   request: Request;
-  /** The parsed body: the OAuth endpoints' `client_id` may be in it. */
-  body: unknown;
 }
 
-function subLimitKey(per: SubLimit["per"], { principal, request, body }: Metered): string {
+function subLimitKey(per: SubLimit["per"], { principal, client, request }: Metered): string {
   if (per === "address") return clientAddress(request);
-  if (per === "client") return presentedClientId({ authorization: request.headers.get("authorization"), form: (body ?? {}) as ClientCredentialsInput });
+  if (per === "client") {
+    if (!client) throw new Error("A per-client sub-limit needs an endpoint that authenticates the client (authenticatesClient)");
+    return client.clientId;
+  }
   if (!principal) throw new Error("A per-project sub-limit needs a bearer-authenticated route (a scope)");
   return `${principal.projectId}:${principal.environment}`;
 }
@@ -67,11 +73,15 @@ function subLimitKey(per: SubLimit["per"], { principal, request, body }: Metered
  * the project bucket, spent at admission, counts every request.
  */
 export async function meterSubLimit(limit: SubLimit | undefined, metered: Metered, context: RequestContext): Promise<void> {
-  if (limit) await enforceLimit(context, limit.policy, subLimitKey(limit.per, metered));
+  if (limit) await enforceLimit(context, limit.policy, subLimitKey(limit.per, metered), limit.per === "client");
 }
 
 export function meterAnonymousPartnerRequest(request: Request, context: RequestContext): Promise<void> {
   return enforceLimit(context, ANONYMOUS_PARTNER_LIMIT, clientAddress(request));
+}
+
+export function meterClientAuthentication(request: Request, context: RequestContext): Promise<void> {
+  return enforceLimit(context, CLIENT_AUTHENTICATION_LIMIT, clientAddress(request));
 }
 
 export function meterPublicRequest(request: Request, context: RequestContext): Promise<void> {

@@ -2,7 +2,7 @@
 // per method, everything that guards the endpoint (scope, rate limit, schemas, idempotency) and the one
 // service its handler calls; the builder composes the steps, each in its own module, in a fixed order:
 //   request context (request-context.ts) → admission: authenticate, project bucket, scope (admission.ts)
-//   → parse params, query, body (body.ts, validation.ts)
+//   → parse params, query, body (body.ts, validation.ts) → the OAuth client, on the endpoints that authenticate one
 //   → Idempotency-Key and the handler's transaction (idempotent-handler.ts) → sub-limit (metering.ts) → handler
 //   → map errors (lib/errors.ts) → finish: request id, RateLimit headers, one log line (request-context.ts)
 // Every endpoint registers its config (route-registry.ts), so tables other code needs come from the configs.
@@ -11,6 +11,7 @@ import { z } from "zod";
 import { config } from "../env";
 import { ApiError, type ErrorFormat, type Ring } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
 import type { SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
@@ -44,11 +45,16 @@ type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> 
 /** A route that requires a scope has a bearer-authenticated caller; any other has none. */
 type TenantOf<S> = S extends PartnerScope ? Tenant : undefined;
 
-export interface HandlerInput<P, Q, B, T, C = Tenant> {
+/** An endpoint that authenticates an OAuth client gets the client; any other has none. */
+type ClientOf<A> = A extends true ? AuthenticatedClient : undefined;
+
+export interface HandlerInput<P, Q, B, T, C = Tenant, A = undefined> {
   request: Request;
   context: RequestContext;
   /** The project and environment of a bearer-authenticated partner route's caller. */
   tenant: C;
+  /** The OAuth client that authenticated (RFC 6749 §2.3), on the endpoints that authenticate one. */
+  client: A;
   /**
    * An idempotent endpoint runs its handler in one transaction, which also records the Idempotency-Key's
    * outcome: the handler's writes go here. Other endpoints have none (their services open their own).
@@ -66,12 +72,19 @@ export interface EndpointConfig<
   I extends boolean = false,
   K extends TransactionKind<unknown> | undefined = undefined,
   S extends PartnerScope | null | undefined = undefined,
+  A extends boolean = false,
 > {
   /**
    * Partner routes: the scope the bearer token must carry (spec 5.2). `null` for the OAuth endpoints, which take
    * no bearer token (they authenticate the client themselves, or are public). Required on the partner ring.
    */
   scope?: S;
+  /**
+   * The OAuth endpoints that authenticate a client (scope `null`): such a request is metered per client address
+   * before anything is read (CLIENT_AUTHENTICATION_LIMIT), then the client authenticates from the Authorization
+   * header or the form, and a per-client `rateLimit` is spent only after that.
+   */
+  authenticatesClient?: A;
   /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
   rateLimit?: SubLimit;
   params?: P;
@@ -101,7 +114,7 @@ export interface EndpointConfig<
   /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
   sandboxOnly?: boolean;
   handler: (
-    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>, TenantOf<S>>,
+    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>, TenantOf<S>, ClientOf<A>>,
   ) => Promise<Reply | Response> | Reply | Response;
 }
 
@@ -113,7 +126,8 @@ export interface Endpoint {
     z.ZodType | undefined,
     boolean,
     TransactionKind<unknown> | undefined,
-    PartnerScope | null | undefined
+    PartnerScope | null | undefined,
+    boolean
   >;
 }
 
@@ -125,7 +139,8 @@ export function endpoint<
   I extends boolean = false,
   K extends TransactionKind<unknown> | undefined = undefined,
   S extends PartnerScope | null | undefined = undefined,
->(config: EndpointConfig<P, Q, B, I, K, S>): Endpoint {
+  A extends boolean = false,
+>(config: EndpointConfig<P, Q, B, I, K, S, A>): Endpoint {
   return { config: config as unknown as Endpoint["config"] };
 }
 
@@ -166,16 +181,17 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, declared.scope ?? null, request, context);
+    const admission = await admit(ring, { scope: declared.scope ?? null, authenticatesClient: declared.authenticatesClient ?? false }, request, context);
     release = admission.release;
     const principal = admission.principal;
     if (declared.sandboxOnly && principal) assertSandbox(principal);
     const params = await parseParams(declared.params, routeContext);
     const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(declared, request, context);
+    const client = declared.authenticatesClient ? await authenticateClient({ authorization: request.headers.get("authorization"), form: body as ClientCredentialsInput }) : null;
     const tenant = principal ? { projectId: principal.projectId, environment: principal.environment } : undefined;
-    const handlerInput = { request, context, tenant, params, query, body, transaction: undefined };
-    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, request, body }, context);
+    const handlerInput = { request, context, tenant, client: client ?? undefined, params, query, body, transaction: undefined };
+    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, request }, context);
     if (declared.idempotent) {
       response = await runIdempotently(declared.handler, handlerInput, { tenant, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
     } else {
@@ -195,11 +211,15 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
   return finishRequest(response, context);
 }
 
-/** A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. */
-function assertScopeDeclared(ring: Ring, key: string, target: Endpoint): void {
-  const scope = target.config.scope;
+/**
+ * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
+ * authenticates an OAuth client takes no bearer token.
+ */
+function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
+  const { scope, authenticatesClient } = target.config;
   if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
   if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
+  if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
 }
 
 /** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
@@ -233,7 +253,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;
-    assertScopeDeclared(ring, `${method} ${path}`, target);
+    assertGuardsDeclared(ring, `${method} ${path}`, target);
     registerEndpoint({ ring, method, path, config: target.config });
     return (request, context) => runEndpoint(ring, target, request, context);
   };

@@ -6,6 +6,7 @@ import { ListenedCache } from "../change-feed";
 import { clock } from "../clock";
 import { readRows } from "../fast-lane";
 import { Prisma, type ApiKey } from "../generated/prisma/client";
+import { isIdOf } from "../ids";
 import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
 import { readProjectState } from "../projects/project-state";
 import { ApiError } from "../errors";
@@ -40,6 +41,8 @@ export interface AuthenticatedClient {
   internalAudience: boolean;
 }
 
+const UNKNOWN_CLIENT = "Unknown client or wrong client secret.";
+
 function decodeBasic(header: string | null): { clientId: string; secret: string } | null {
   if (!header) return null;
   const [scheme, value] = header.split(" ", 2);
@@ -58,16 +61,14 @@ function decodeBasic(header: string | null): { clientId: string; secret: string 
   }
 }
 
-/** The client id a request claims, before any check: what per-client rate limits are keyed on. */
-export function presentedClientId({ authorization, form }: PresentedClient): string {
-  try {
-    return decodeBasic(authorization)?.clientId ?? form.client_id ?? "anonymous";
-  } catch {
-    return form.client_id ?? "anonymous";
-  }
+/** The credentials a request presents; a client id that cannot be one of ours is an unknown client at once. */
+function presentedCredentials(presented: PresentedClient): { clientId: string; secret: string } {
+  const credentials = readCredentials(presented);
+  if (!isIdOf("oauthClient", credentials.clientId)) throw new ApiError("invalid_client", { message: UNKNOWN_CLIENT });
+  return credentials;
 }
 
-function presentedCredentials({ authorization, form }: PresentedClient): { clientId: string; secret: string } {
+function readCredentials({ authorization, form }: PresentedClient): { clientId: string; secret: string } {
   const basic = decodeBasic(authorization);
   if (basic) {
     if (form.client_secret !== undefined) {
@@ -83,8 +84,6 @@ function presentedCredentials({ authorization, form }: PresentedClient): { clien
   }
   return { clientId: form.client_id, secret: form.client_secret };
 }
-
-const UNKNOWN_CLIENT = "Unknown client or wrong client secret.";
 
 type PresentedKey = Pick<ApiKey, "id" | "projectId" | "type" | "environment" | "secretHash" | "status" | "expiresAt">;
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createClientSecret } from "../keys/service";
 import { created, endpoint, ok } from "../http/route";
 import { SUB_LIMITS } from "../ratelimit/policies";
-import { authenticateClient, oauthFormSchema } from "./client-authentication";
+import { oauthFormSchema } from "./client-authentication";
 import { ApiError } from "../errors";
 import { introspectionRequestSchema, introspectToken } from "./introspection";
 import { DISCOVERY_CACHE_CONTROL } from "./metadata";
@@ -15,20 +15,22 @@ const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 export const tokenEndpoint = endpoint({
   scope: null,
+  authenticatesClient: true,
   rateLimit: SUB_LIMITS.oauthToken,
   bodyFormat: "form",
   errorFormat: "oauth",
   body: tokenRequestSchema,
-  handler: async ({ request, body }) => ok(await grantClientCredentials({ authorization: request.headers.get("authorization"), form: body }), NO_STORE),
+  handler: async ({ client, body }) => ok(await grantClientCredentials({ client, request: body }), NO_STORE),
 });
 
 export const introspectionEndpoint = endpoint({
   scope: null,
+  authenticatesClient: true,
   rateLimit: SUB_LIMITS.oauthIntrospect,
   bodyFormat: "form",
   errorFormat: "oauth",
   body: introspectionRequestSchema,
-  handler: async ({ request, body }) => ok(await introspectToken({ authorization: request.headers.get("authorization"), form: body }), NO_STORE),
+  handler: async ({ client, body }) => ok(await introspectToken({ client, request: body }), NO_STORE),
 });
 
 export const jwksEndpoint = endpoint({
@@ -40,12 +42,13 @@ export const jwksEndpoint = endpoint({
 /** POST /oauth/clients/{id}/secrets: a second secret for the client, authenticated with a current one. */
 export const clientSecretsEndpoint = endpoint({
   scope: null,
+  authenticatesClient: true,
+  rateLimit: SUB_LIMITS.oauthClientSecrets,
   bodyFormat: "form",
   errorFormat: "oauth",
   params: z.strictObject({ id: z.string() }),
   body: oauthFormSchema({}),
-  handler: async ({ request, params, body }) => {
-    const client = await authenticateClient({ authorization: request.headers.get("authorization"), form: body });
+  handler: async ({ client, params }) => {
     if (client.clientId !== params.id) {
       throw new ApiError("invalid_client", { message: "The credentials do not belong to this client." });
     }

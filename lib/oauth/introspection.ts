@@ -1,9 +1,10 @@
 // Token introspection (RFC 7662). The caller authenticates as a client and may introspect only its own
-// project's tokens: anything else, like anything expired, revoked, tampered or foreign, is `{active: false}`.
+// project's tokens of its own environment (a sandbox key learns nothing of live tokens): anything else, like
+// anything expired, revoked, tampered or foreign, is `{active: false}`.
 import { z } from "zod";
 import { readProjectState, isRevokedByProject } from "../projects/project-state";
 import { AUDIENCES, TokenRejectedError, verifyAccessToken, type AccessTokenClaims } from "./access-tokens";
-import { authenticateClient, oauthFormSchema } from "./client-authentication";
+import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
 import { ApiError } from "../errors";
 
 export const introspectionRequestSchema = oauthFormSchema({
@@ -22,12 +23,12 @@ async function verifyForAnyAudience(token: string): Promise<AccessTokenClaims | 
   return null;
 }
 
-export async function introspectToken({ authorization, form }: { authorization: string | null; form: z.output<typeof introspectionRequestSchema> }) {
-  const client = await authenticateClient({ authorization, form });
+/** Describes a token to an authenticated client: only its own project's tokens, in its own environment. */
+export async function introspectToken({ client, request: form }: { client: AuthenticatedClient; request: z.output<typeof introspectionRequestSchema> }) {
   if (!form.token) throw new ApiError("invalid_request", { message: "token is required." });
   const inactive = { active: false as const };
   const claims = await verifyForAnyAudience(form.token);
-  if (!claims || claims.sub !== client.projectId) return inactive;
+  if (!claims || claims.sub !== client.projectId || claims.livemode !== (client.environment === "live")) return inactive;
   const project = await readProjectState(claims.sub);
   if (!project || project.status !== "active") return inactive;
   if (isRevokedByProject(project, claims.livemode ? "live" : "sandbox", claims.iat)) return inactive;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { markKeyUsed } from "../keys/service";
 import { AUDIENCES, mintAccessToken, PARTNER_AUDIENCE, type Audience } from "./access-tokens";
-import { authenticateClient, oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
+import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
 import { ApiError } from "../errors";
 
 export const tokenRequestSchema = oauthFormSchema({
@@ -36,8 +36,8 @@ function requestedAudience(client: AuthenticatedClient, audience: string | undef
   return audience as Audience;
 }
 
-export async function grantClientCredentials({ authorization, form }: { authorization: string | null; form: TokenRequest }) {
-  const client = await authenticateClient({ authorization, form });
+/** Grants a token to a client that has authenticated (RFC 6749 §4.4.2). */
+export async function grantClientCredentials({ client, request: form }: { client: AuthenticatedClient; request: TokenRequest }) {
   if (!form.grant_type) throw new ApiError("invalid_request", { message: "grant_type is required." });
   if (form.grant_type !== "client_credentials") {
     throw new ApiError("unsupported_grant_type", { message: "Only the client_credentials grant is supported." });

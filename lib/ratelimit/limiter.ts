@@ -1,10 +1,13 @@
-// The process's rate-limit store, chosen from configuration once: Upstash (UPSTASH_REDIS_REST_URL and _TOKEN),
-// a plain Redis (REDIS_URL), or in process. When the store cannot be reached, requests are served (fail open),
-// the failure is logged and counted, and /public/v1/healthz reports it.
+// The process's rate limiter: the store chosen from configuration once (Upstash with UPSTASH_REDIS_REST_URL and
+// _TOKEN, a plain Redis with REDIS_URL, or in process) and, in front of a remote store, an in-process fallback.
+// A remote store that errors or does not answer within REMOTE_TIMEOUT_MS is left alone for a few seconds while
+// this process limits on its own (per process, so a fleet of N allows up to N times a limit, never unlimited);
+// then the remote store is tried again. Every fallback decision is counted and the outage logged.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { config } from "../env";
 import { describeError, log } from "../log";
+import { withTimeout } from "../with-timeout";
 import { ioredisScriptClient, type ScriptClient } from "./ioredis-adapter";
 import { MemoryRateLimitStore } from "./memory-store";
 import type { RatePolicy } from "./policies";
@@ -14,64 +17,70 @@ import type { LimitDecision, RateLimitStore } from "./store";
 export interface RateLimiterStatus {
   backend: RateLimitStore["backend"];
   reachable: boolean;
-  /** Decisions served without the store since the process started. */
-  failOpenCount: number;
+  /** Decisions made by the in-process fallback since the process started. */
+  fallbackCount: number;
 }
 
+/** A remote decision takes a millisecond or two; one that takes longer than this is treated as an outage. */
+const REMOTE_TIMEOUT_MS = 250;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
-/** After a failure the store is left alone this long, so requests are not slowed by a dead Redis. */
+/** After a failure the remote store is left alone this long, so requests are not slowed by a dead Redis. */
 const RETRY_STORE_AFTER_MS = 5_000;
 
-export class FailOpenRateLimiter implements RateLimitStore {
-  private failures = 0;
+/** Gives a concurrency slot back. */
+export type ReleaseSlot = () => Promise<void>;
+
+export class RateLimiter {
+  private readonly fallback: MemoryRateLimitStore;
+  private fallbacks = 0;
   private reachable = true;
   private lastLoggedAt = 0;
   private skipStoreUntil = 0;
 
-  constructor(private readonly store: RateLimitStore) {}
+  constructor(readonly store: RateLimitStore) {
+    this.fallback = store instanceof MemoryRateLimitStore ? store : new MemoryRateLimitStore();
+  }
 
   get backend() {
     return this.store.backend;
   }
 
   status(): RateLimiterStatus {
-    return { backend: this.store.backend, reachable: this.reachable, failOpenCount: this.failures };
+    return { backend: this.store.backend, reachable: this.reachable, fallbackCount: this.fallbacks };
   }
 
   // Real time, not the platform clock: the back-off and the log interval measure a store's outage as it
   // happens, whatever instant tests have frozen the platform's clock at.
-  private async guarded<T>(work: () => Promise<T>, fallback: T): Promise<T> {
-    if (Date.now() < this.skipStoreUntil) {
-      this.failures += 1;
-      return fallback;
-    }
-    try {
-      const result = await work();
-      this.reachable = true;
-      return result;
-    } catch (error) {
-      this.failures += 1;
-      this.reachable = false;
-      this.skipStoreUntil = Date.now() + RETRY_STORE_AFTER_MS;
-      if (Date.now() - this.lastLoggedAt > FAILURE_LOG_INTERVAL_MS) {
-        this.lastLoggedAt = Date.now();
-        log.error("rate limiter unreachable: serving without limits", { backend: this.store.backend, fail_open_count: this.failures, ...describeError(error) });
+  private async decide<T>(work: (store: RateLimitStore) => Promise<T>): Promise<T> {
+    if (this.store === this.fallback) return work(this.store);
+    if (Date.now() >= this.skipStoreUntil) {
+      try {
+        const result = await withTimeout(work(this.store), REMOTE_TIMEOUT_MS);
+        this.reachable = true;
+        return result;
+      } catch (error) {
+        this.reachable = false;
+        this.skipStoreUntil = Date.now() + RETRY_STORE_AFTER_MS;
+        if (Date.now() - this.lastLoggedAt > FAILURE_LOG_INTERVAL_MS) {
+          this.lastLoggedAt = Date.now();
+          log.error("rate limiter unreachable: limiting in process", { backend: this.store.backend, fallback_count: this.fallbacks, ...describeError(error) });
+        }
       }
-      return fallback;
     }
+    this.fallbacks += 1;
+    return work(this.fallback);
   }
 
   limit(policy: RatePolicy, identifier: string): Promise<LimitDecision> {
-    const limit = policy.kind === "tokenBucket" ? policy.burst : policy.limit;
-    return this.guarded(() => this.store.limit(policy, identifier), { allowed: true, limit, remaining: limit, resetSeconds: 0, retryAfterMs: 0 });
+    return this.decide((store) => store.limit(policy, identifier));
   }
 
-  acquire(key: string, max: number, ttlMs: number): Promise<boolean> {
-    return this.guarded(() => this.store.acquire(key, max, ttlMs), true);
-  }
-
-  release(key: string): Promise<void> {
-    return this.guarded(() => this.store.release(key), undefined);
+  /** Takes one of `max` slots for `key`: the function that gives it back, or null when all are taken. */
+  async acquire(key: string, max: number, ttlMs: number): Promise<ReleaseSlot | null> {
+    const { store, slot } = await this.decide(async (store) => ({ store, slot: await store.acquire(key, max, ttlMs) }));
+    if (slot === null) return null;
+    // Back to the store that granted it; a slot that cannot be given back expires on its own.
+    return () => withTimeout(store.release(key, slot), REMOTE_TIMEOUT_MS).catch(() => undefined);
   }
 }
 
@@ -83,7 +92,7 @@ export function connectRedis(url: string): IORedis {
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  client.on("error", () => undefined); // reported through the limiter's fail-open path instead
+  client.on("error", () => undefined); // reported through the limiter's fallback instead
   return client;
 }
 
@@ -97,11 +106,11 @@ export function createStoreFromConfig(): RateLimitStore {
   return new MemoryRateLimitStore();
 }
 
-const holder = globalThis as unknown as { __lendingRateLimiter?: FailOpenRateLimiter };
+const holder = globalThis as unknown as { __lendingRateLimiter?: RateLimiter };
 
-export function rateLimiter(): FailOpenRateLimiter {
+export function rateLimiter(): RateLimiter {
   if (!holder.__lendingRateLimiter) {
-    holder.__lendingRateLimiter = new FailOpenRateLimiter(createStoreFromConfig());
+    holder.__lendingRateLimiter = new RateLimiter(createStoreFromConfig());
     log.info("rate limiter ready", { backend: holder.__lendingRateLimiter.backend });
   }
   return holder.__lendingRateLimiter;

@@ -63,8 +63,16 @@ export const ANONYMOUS_PARTNER_LIMIT: TokenBucketPolicy = {
 };
 
 /**
+ * Requests to the endpoints that authenticate an OAuth client (token, introspection, client secrets), per client
+ * address, spent before anything in the request is read: what an unauthenticated caller can make us do. The
+ * per-client limits are spent only once the client has authenticated, so nobody can drain another's bucket.
+ */
+export const CLIENT_AUTHENTICATION_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "oauth-client-address", ratePerSecond: 50, burst: 100 };
+
+/**
  * A route's own limit, on top of the project bucket or the per-address limit, keyed per project and
- * environment (bearer routes), per presented `client_id` (the OAuth endpoints) or per client address.
+ * environment (bearer routes), per authenticated OAuth client (the endpoints that authenticate one) or per
+ * client address.
  */
 export interface SubLimit {
   policy: RatePolicy;
@@ -75,10 +83,12 @@ export interface SubLimit {
 export const SUB_LIMITS = {
   applicationsCreate: { policy: perSecond("applications-create", 5), per: "project" },
   decisionsRefresh: { policy: perSecond("decisions-refresh", 1), per: "project" },
-  /** The token endpoint (spec 8: 10 requests/s), per client id. */
+  /** The token endpoint (spec 8: 10 requests/s), per authenticated client. */
   oauthToken: { policy: perSecond("oauth-token", 10), per: "client" },
-  /** Token introspection, per client id (the spec gives no number; we use the token endpoint's). */
+  /** Token introspection, per authenticated client (the spec gives no number; we use the token endpoint's). */
   oauthIntrospect: { policy: perSecond("oauth-introspect", 10), per: "client" },
+  /** New client secrets (each one is a key that stays until revoked), per authenticated client: 10 an hour. */
+  oauthClientSecrets: { policy: { kind: "fixedWindow", name: "oauth-client-secrets", limit: 10, windowSeconds: 3600 }, per: "client" },
   /** The JWKS shares the per-address bucket of unauthenticated partner requests. */
   oauthJwks: { policy: ANONYMOUS_PARTNER_LIMIT, per: "address" },
 } as const satisfies Record<string, SubLimit>;

@@ -1,23 +1,22 @@
 // The Redis-backed store: @upstash/ratelimit's token bucket and fixed window, over Upstash (REST) or a plain
 // Redis (through the ioredis adapter), plus concurrency slots from a small script of our own.
+import { randomUUID } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis as UpstashRedis } from "@upstash/redis";
 import type { ScriptClient } from "./ioredis-adapter";
 import type { RatePolicy } from "./policies";
 import { tokenBucketDecision, type LimitDecision, type RateLimitStore } from "./store";
 
+// A key's slots are a sorted set of slot ids scored by the time each frees itself, so a slot that is never
+// given back expires on its own, whatever happens to the others. ARGV: max, ttl ms, slot id, now (ms).
 const ACQUIRE_SLOT = `
-local count = redis.call("INCR", KEYS[1])
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[4])
+if redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call("ZADD", KEYS[1], tonumber(ARGV[4]) + tonumber(ARGV[2]), ARGV[3])
 redis.call("PEXPIRE", KEYS[1], ARGV[2])
-if count > tonumber(ARGV[1]) then
-  redis.call("DECR", KEYS[1])
-  return 0
-end
 return 1`;
 
-const RELEASE_SLOT = `
-local count = redis.call("DECR", KEYS[1])
-if count < 0 then redis.call("SET", KEYS[1], 0, "PX", 60000) end
+const RELEASE_SLOT = `redis.call("ZREM", KEYS[1], ARGV[1])
 return 1`;
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -74,11 +73,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
-  async acquire(key: string, max: number, ttlMs: number): Promise<boolean> {
-    return Number(await this.client.eval(ACQUIRE_SLOT, [`${this.prefix}:cc:${key}`], [max, ttlMs])) === 1;
+  // Real time, like the limits above: every process's slots are scored on the same clock.
+  async acquire(key: string, max: number, ttlMs: number): Promise<string | null> {
+    const slot = randomUUID();
+    const taken = Number(await this.client.eval(ACQUIRE_SLOT, [this.slotsKey(key)], [max, ttlMs, slot, Date.now()])) === 1;
+    return taken ? slot : null;
   }
 
-  async release(key: string): Promise<void> {
-    await this.client.eval(RELEASE_SLOT, [`${this.prefix}:cc:${key}`], []);
+  async release(key: string, slot: string): Promise<void> {
+    await this.client.eval(RELEASE_SLOT, [this.slotsKey(key)], [slot]);
+  }
+
+  private slotsKey(key: string): string {
+    return `${this.prefix}:slots:${key}`;
   }
 }

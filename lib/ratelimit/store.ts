@@ -17,9 +17,12 @@ export interface RateLimitStore {
   readonly backend: "upstash" | "redis" | "memory";
   /** Spends one unit of `policy` for `identifier`. */
   limit(policy: RatePolicy, identifier: string): Promise<LimitDecision>;
-  /** Takes one of `max` concurrent slots for `key`; false when all are taken. Slots expire after `ttlMs`. */
-  acquire(key: string, max: number, ttlMs: number): Promise<boolean>;
-  release(key: string): Promise<void>;
+  /**
+   * Takes one of `max` concurrent slots for `key`: the slot's id, or null when all are taken. Each slot frees
+   * itself `ttlMs` after it was taken if it is never given back (a crashed process, a lost release).
+   */
+  acquire(key: string, max: number, ttlMs: number): Promise<string | null>;
+  release(key: string, slot: string): Promise<void>;
 }
 
 /** Derives the header values from a token bucket's state. */

@@ -339,6 +339,19 @@ describe("introspection (RFC 7662)", () => {
     }
   });
 
+  it("says inactive for the same project's token of the other environment", async () => {
+    const live = await mintToken(server.url, project, { environment: "live" });
+    expect(await (await introspect(live)).json()).toEqual({ active: false });
+    const sandbox = await mintToken(server.url, project);
+    const fromLive = await fetch(`${server.url}/partner/v1/oauth/introspect`, {
+      method: "POST",
+      headers: { ...FORM, authorization: basicAuthorization(project.client_id, project.live.secret_key) },
+      body: form({ token: sandbox }),
+    });
+    expect(await fromLive.json()).toEqual({ active: false });
+    expect(await (await introspect(sandbox)).json()).toMatchObject({ active: true, livemode: false });
+  });
+
   it("requires client authentication", async () => {
     const response = await fetch(`${server.url}/partner/v1/oauth/introspect`, { method: "POST", headers: FORM, body: form({ token: "x" }) });
     await expectOAuthError(response, 401, "invalid_client");

@@ -22,3 +22,22 @@ it("keys the public window on the proxy's last hop", async () => {
   expect((await from("10.9.9.9, 192.0.2.10")).status).toBe(429);
   expect((await from("192.0.2.10, 192.0.2.11")).status).toBe(200);
 });
+
+it("groups IPv6 clients by their /64", async () => {
+  freezeClock("2027-03-02T08:00:00.000Z");
+  for (let index = 0; index < 60; index += 1) {
+    // One subscriber's /64 holds 2^64 addresses; each new one must not be a fresh bucket.
+    expect((await from(`2001:db8:7:1::${(index + 1).toString(16)}`)).status).toBe(200);
+  }
+  expect((await from("2001:db8:7:1:ffff:ffff:ffff:1")).status).toBe(429);
+  expect((await from("2001:db8:7:2::1")).status).toBe(200);
+});
+
+it("shows the process's internals only to a request no proxy forwarded", async () => {
+  const forwarded = await fetch(`${server.url}/healthz/internal`, { headers: { "x-forwarded-for": "127.0.0.1" } });
+  expect(forwarded.status).toBe(404);
+  expect((await forwarded.json()).error.code).toBe("route_not_found");
+  const local = await fetch(`${server.url}/healthz/internal`);
+  expect(local.status).toBe(200);
+  expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallbackCount: 0 } });
+});

@@ -44,7 +44,7 @@ it("answers the token endpoint with 503 temporarily_unavailable (spec 5.2)", asy
   const response = await fetch(`${server.url}/partner/v1/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: `grant_type=client_credentials&client_id=svc_client_x&client_secret=sk_sandbox_${"a".repeat(40)}`,
+    body: `grant_type=client_credentials&client_id=svc_client_${"0".repeat(26)}&client_secret=sk_sandbox_${"a".repeat(40)}`,
   });
   expect(response.status).toBe(503);
   expect(await response.json()).toMatchObject({ error: "temporarily_unavailable" });

@@ -1,11 +1,13 @@
 // One behaviour suite for every rate-limit store available here: the in-process store always, and the Redis
 // store (the @upstash/ratelimit scripts through the ioredis adapter) when a Redis answers at REDIS_URL or, by
-// default, 127.0.0.1:6379. Real time with small numbers: waits are about a second.
+// default, 127.0.0.1:6379. Real time with small numbers: waits are about a second. Then the in-process
+// store's bounds, and the limiter's fallback to it when a remote store fails.
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { ioredisScriptClient } from "@/lib/ratelimit/ioredis-adapter";
-import { connectRedis, FailOpenRateLimiter } from "@/lib/ratelimit/limiter";
+import { connectRedis, RateLimiter } from "@/lib/ratelimit/limiter";
+import { freezeClock } from "@/lib/clock";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory-store";
 import type { FixedWindowPolicy, TokenBucketPolicy } from "@/lib/ratelimit/policies";
 import { RedisRateLimitStore } from "@/lib/ratelimit/redis-store";
@@ -80,31 +82,90 @@ describe.each(backends)("the %s store", (_name, makeStore) => {
     expect((await store.limit(window, id)).allowed).toBe(true);
   });
 
-  it("caps concurrent slots and frees them on release", async () => {
+  it("caps concurrent slots and frees the one given back", async () => {
     const store = makeStore();
     const key = randomUUID();
-    expect(await store.acquire(key, 2, 60_000)).toBe(true);
-    expect(await store.acquire(key, 2, 60_000)).toBe(true);
-    expect(await store.acquire(key, 2, 60_000)).toBe(false);
-    await store.release(key);
-    expect(await store.acquire(key, 2, 60_000)).toBe(true);
-    expect(await store.acquire(key, 2, 60_000)).toBe(false);
+    const first = await store.acquire(key, 2, 60_000);
+    const second = await store.acquire(key, 2, 60_000);
+    expect([typeof first, typeof second]).toEqual(["string", "string"]);
+    expect(first).not.toBe(second);
+    expect(await store.acquire(key, 2, 60_000)).toBeNull();
+    await store.release(key, first!);
+    await store.release(key, first!); // a second release of the same slot frees nothing more
+    expect(await store.acquire(key, 2, 60_000)).not.toBeNull();
+    expect(await store.acquire(key, 2, 60_000)).toBeNull();
+  });
+
+  it("frees a slot that is never given back once its time is up, however often others ask", async () => {
+    const store = makeStore();
+    const key = randomUUID();
+    expect(await store.acquire(key, 2, 400)).not.toBeNull();
+    expect(await store.acquire(key, 2, 60_000)).not.toBeNull();
+    const answers: boolean[] = [];
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      await sleep(100);
+      answers.push((await store.acquire(key, 2, 60_000)) !== null);
+    }
+    // Refused while both are held, then the lost slot (400 ms) frees itself; the long one stays held.
+    expect(answers.slice(0, 2)).toEqual([false, false]);
+    expect(answers.filter(Boolean)).toHaveLength(1);
   });
 });
 
-describe("failing open", () => {
-  it("serves, counts and reports when the store is unreachable", async () => {
-    const dead = new FailOpenRateLimiter(new RedisRateLimitStore("redis", ioredisScriptClient(connectRedis("redis://127.0.0.1:1")), "dead"));
-    const decision = await dead.limit(bucket, "anyone");
-    expect(decision).toEqual({ allowed: true, limit: 3, remaining: 3, resetSeconds: 0, retryAfterMs: 0 });
-    expect(await dead.acquire("anyone", 1, 1000)).toBe(true);
-    expect(dead.status()).toEqual({ backend: "redis", reachable: false, failOpenCount: 2 });
+describe("the in-process store's size", () => {
+  it("drops entries that say nothing a fresh one would not", async () => {
+    const clock = freezeClock("2027-01-01T00:00:00.000Z");
+    const store = new MemoryRateLimitStore();
+    for (let index = 0; index < 500; index += 1) await store.limit(bucket, `caller-${index}`);
+    await store.acquire("slots", 5, 2_000);
+    expect(store.size).toBe(501);
+    clock.advance(10_000); // every bucket full again, the slot expired, a sweep due
+    await store.limit(bucket, "one more");
+    expect(store.size).toBe(1);
   });
 
-  it("reports reachable again once the store answers", async () => {
-    const limiter = new FailOpenRateLimiter(new MemoryRateLimitStore());
+  it("never holds more than its cap, letting the least recently used go", async () => {
+    freezeClock("2027-01-02T00:00:00.000Z");
+    const store = new MemoryRateLimitStore(10);
+    for (let index = 0; index < 3; index += 1) await store.limit(bucket, "busy");
+    for (let index = 0; index < 50; index += 1) {
+      await store.limit(bucket, `passer-by-${index}`);
+      if (index % 5 === 0) expect((await store.limit(bucket, "busy")).allowed).toBe(false); // used: kept, still empty
+    }
+    expect(store.size).toBe(10);
+  });
+});
+
+describe("when the remote store fails", () => {
+  const deadRedis = () => new RateLimiter(new RedisRateLimitStore("redis", ioredisScriptClient(connectRedis("redis://127.0.0.1:1")), "dead"));
+
+  it("limits in process, counts it and reports the store unreachable", async () => {
+    const limiter = deadRedis();
+    const id = randomUUID();
+    const decisions = [];
+    for (let index = 0; index < 4; index += 1) decisions.push((await limiter.limit(bucket, id)).allowed);
+    expect(decisions).toEqual([true, true, true, false]);
+    const release = await limiter.acquire(id, 1, 60_000);
+    expect(release).not.toBeNull();
+    expect(await limiter.acquire(id, 1, 60_000)).toBeNull();
+    await release!();
+    expect(await limiter.acquire(id, 1, 60_000)).not.toBeNull();
+    expect(limiter.status()).toEqual({ backend: "redis", reachable: false, fallbackCount: 7 });
+  });
+
+  it("does not wait on a store that never answers", async () => {
+    const hanging: RateLimitStore = { backend: "upstash", limit: () => new Promise(() => undefined), acquire: () => new Promise(() => undefined), release: () => new Promise(() => undefined) };
+    const limiter = new RateLimiter(hanging);
+    const started = performance.now();
+    expect((await limiter.limit(bucket, randomUUID())).allowed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(limiter.status()).toMatchObject({ reachable: false, fallbackCount: 1 });
+  });
+
+  it("reports the in-process store as reachable, with nothing to fall back from", async () => {
+    const limiter = new RateLimiter(new MemoryRateLimitStore());
     await limiter.limit(bucket, randomUUID());
-    expect(limiter.status()).toEqual({ backend: "memory", reachable: true, failOpenCount: 0 });
+    expect(limiter.status()).toEqual({ backend: "memory", reachable: true, fallbackCount: 0 });
   });
 });
 
