@@ -36,7 +36,6 @@ export default defineConfig({
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
-      SKIP_SEED: "true",
       // The webhook spec's receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       LOG_LEVEL: "warn",

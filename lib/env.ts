@@ -108,8 +108,11 @@ const configSchema = z.object({
    * (`npm run bench` runs its server with a large scale); leave it at 1 in production.
    */
   RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  /** Skip the demo seed on `npm run dev`/`npm start`. */
-  SKIP_SEED: booleanFlag.default(false),
+  /**
+   * Seed the demo project and print its sandbox secret on start. Unset: yes for `npm run dev`, no for
+   * `npm start` (a production process must not create a tenant whose secret it prints); see demoSeedWanted.
+   */
+  SEED_DEMO: booleanFlag.optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -157,6 +160,11 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** Whether a start seeds the demo: in development unless SEED_DEMO=false; in production only if SEED_DEMO=true. */
+export function demoSeedWanted(mode: "dev" | "start", settings: Pick<Config, "SEED_DEMO">): boolean {
+  return settings.SEED_DEMO ?? mode === "dev";
 }
 
 /** Points this process at a database found at run time (the admin CLI's embedded one) when DATABASE_URL is unset. */

@@ -290,7 +290,7 @@ async function main(): Promise<boolean> {
   const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
   const server = spawn(SERVER_NODE, [...profiling, ...npmStartArguments()], {
     cwd: ROOT,
-    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, SKIP_SEED: "true", LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   let peakRssMb = 0;

@@ -5,7 +5,7 @@ import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, parseConfig, type Config } from "../lib/env";
+import { ConfigError, demoSeedWanted, parseConfig, type Config } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase } from "./database";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = database.url;
   await applyMigrations(database.url);
   await seedReferenceData();
-  if (!settings.SKIP_SEED) await printDemo(settings);
+  if (demoSeedWanted(mode, settings)) await printDemo(settings);
 
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   if (mode === "start" && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {

@@ -1,4 +1,4 @@
-// The platform's reference data, created when missing on every start (whatever SKIP_SEED says: it is not demo
+// The platform's reference data, created when missing on every start (whatever SEED_DEMO says: it is not demo
 // data): the pricing configuration's first version, the standard CMS pages and the Slice billers.
 import { seedBillers } from "../billers/service";
 import { seedCmsPages } from "../cms/seed-pages";

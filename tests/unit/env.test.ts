@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { config, ConfigError, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
+import { config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
 
 describe("configuration", () => {
   it("defaults every host of the spec to the one origin the app listens on", () => {
@@ -29,6 +29,15 @@ describe("configuration", () => {
   ])("fails with a message naming the bad variable (%o)", (environment, variable) => {
     expect(() => parseConfig(environment)).toThrow(ConfigError);
     expect(() => parseConfig(environment)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}:`));
+  });
+});
+
+describe("the demo project", () => {
+  it("is seeded, and its secret printed, on npm run dev but not on npm start unless asked", () => {
+    expect(demoSeedWanted("dev", parseConfig({}))).toBe(true);
+    expect(demoSeedWanted("start", parseConfig({}))).toBe(false);
+    expect(demoSeedWanted("start", parseConfig({ SEED_DEMO: "true" }))).toBe(true);
+    expect(demoSeedWanted("dev", parseConfig({ SEED_DEMO: "false" }))).toBe(false);
   });
 });
 
