@@ -2,6 +2,8 @@
 // fail at once) and project state (suspension, "revoke outstanding tokens"). PostgreSQL triggers NOTIFY on
 // every change to those tables when the writing transaction commits, whoever wrote it (migration
 // 20261124070000_change_notifications); each process LISTENs on one connection of its own and drops what changed.
+// The same connection hears each sandbox event as it is recorded (migration 20261125160000), which wakes the
+// open event streams of its project: one listener per process, however many streams are open.
 //
 // A cache serves entries only while its process is listening: before the first LISTEN is acknowledged, after
 // the connection drops and until it is back, every read goes to the database. Entries also expire after a few
@@ -14,10 +16,13 @@ import { describeError, log } from "./log";
 const CHANNEL = "cached_row_changes";
 const RECONNECT_DELAYS_MS = [100, 1_000, 5_000, 30_000];
 
-/** The tables whose rows are cached, as their triggers name them. */
-export type CachedTable = "api_keys" | "projects";
+/** The tables whose changes are heard, as their triggers name them. */
+export type WatchedTable = "api_keys" | "projects" | "events";
 
-/** `id` is the changed row's, or null when anything may have changed (the feed was interrupted). */
+/**
+ * `id` is the changed row's (for `events`, the `<project_id>:sandbox` that recorded one), or null when anything
+ * may have changed (the feed was interrupted).
+ */
 type ChangeListener = (id: string | null) => void;
 
 class ChangeFeed {
@@ -25,7 +30,7 @@ class ChangeFeed {
   private listening = false;
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
-  private readonly listeners = new Map<CachedTable, Set<ChangeListener>>();
+  private readonly listeners = new Map<WatchedTable, Set<ChangeListener>>();
   /** Bumped by every change; a read that started under another generation may have seen the old row. */
   generation = 0;
 
@@ -36,7 +41,7 @@ class ChangeFeed {
   }
 
   /** Calls `listener` with every change to `table`; returns the function that stops it. */
-  subscribe(table: CachedTable, listener: ChangeListener): () => void {
+  subscribe(table: WatchedTable, listener: ChangeListener): () => void {
     const set = this.listeners.get(table) ?? new Set();
     set.add(listener);
     this.listeners.set(table, set);
@@ -44,7 +49,7 @@ class ChangeFeed {
   }
 
   /** Drops the entries a change names, in this process, at once (the notification follows for the others). */
-  announce(table: CachedTable, id: string | null): void {
+  announce(table: WatchedTable, id: string | null): void {
     this.generation += 1;
     for (const listener of this.listeners.get(table) ?? []) listener(id);
   }
@@ -57,7 +62,7 @@ class ChangeFeed {
     client.on("notification", (message) => {
       const separator = message.payload?.indexOf(":") ?? -1;
       if (separator < 0) return;
-      this.announce(message.payload!.slice(0, separator) as CachedTable, message.payload!.slice(separator + 1));
+      this.announce(message.payload!.slice(0, separator) as WatchedTable, message.payload!.slice(separator + 1));
     });
     client.on("error", (error) => this.interrupted(client, error));
     client.on("end", () => this.interrupted(client, null));
@@ -129,7 +134,7 @@ export class ListenedCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 
   constructor(
-    table: CachedTable,
+    table: WatchedTable,
     private readonly options: { ttlMs: number; maxEntries: number; rowIdOf?: (value: V) => string },
   ) {
     changeFeed().subscribe(table, (id) => this.forget(id));

@@ -109,6 +109,11 @@ const configSchema = z.object({
    */
   RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(1_000_000).default(1),
   /**
+   * The longest a streaming response (GET /partner/v1/events/stream) stays open; the client then reconnects
+   * with Last-Event-ID. The stream holds one of its project's concurrent-request slots all that time.
+   */
+  STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * Seed the demo project and print its sandbox secret on start. Unset: yes for `npm run dev`, no for
    * `npm start` (a production process must not create a tenant whose secret it prints); see demoSeedWanted.
    */

@@ -1,13 +1,15 @@
 // The events API (spec 4.6): history, one event, replay to endpoints, the live stream the CLI forwarder reads,
 // and the 30-day retention.
 import type { z } from "zod";
+import { changeFeed } from "../change-feed";
 import { clock } from "../clock";
+import { config } from "../env";
 import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
-import { newId } from "../ids";
+import { isIdOf, newId } from "../ids";
 import { subscribesTo } from "../webhooks/deliveries";
 import type { listEventsQuerySchema } from "./schemas";
 import { renderEventBody, serializeEvent, type EventType } from "./events";
@@ -84,55 +86,106 @@ export async function pruneExpiredEvents(): Promise<number> {
   return count;
 }
 
-const STREAM_POLL_MS = 500;
+/** While the change feed is not listening (starting, or reconnecting), streams read at this pace instead. */
+const STREAM_FALLBACK_POLL_MS = 500;
+/** A comment line keeps proxies from closing an idle stream; each one also reads, should a wake-up go missing. */
 const STREAM_HEARTBEAT_MS = 15_000;
+const STREAM_PAGE = 100;
+
+/** What the open event streams of this process are doing, for operators (GET /healthz/internal). */
+const streamActivity = { open: 0, reads: 0 };
+
+export function eventStreamActivity(): { open: number; reads: number } {
+  return { ...streamActivity };
+}
 
 /**
  * Server-sent events of the caller's new events, oldest first, from now (or after `Last-Event-ID`): each frame
- * is `id: evt_…`, `event: <type>`, `data: <the body a webhook would carry>`. For the CLI forwarder.
+ * is `id: evt_…`, `event: <type>`, `data: <the body a webhook would carry>`. For the CLI forwarder. The opening
+ * block carries the starting cursor as `id:`, so a client that reconnects before any event resumes from there.
+ * A stream reads when its project records an event (the change feed wakes it), not on a timer, and closes after
+ * STREAM_MAX_SECONDS; the client reconnects with Last-Event-ID.
  */
 export async function streamEvents(options: { tenant: Tenant; types?: EventType[]; lastEventId: string | null; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
   const { tenant } = options;
   const scope = { projectId: tenant.projectId, environment: tenant.environment };
+  const wakeKey = `${tenant.projectId}:${tenant.environment}`;
   let cursor = options.lastEventId;
   if (!cursor) cursor = (await db().event.findFirst({ where: scope, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "evt_";
+  const maxSeconds = config().STREAM_MAX_SECONDS;
   const encoder = new TextEncoder();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
+  const timers: NodeJS.Timeout[] = [];
+  let stopUnsubscribe = () => undefined as unknown;
+  let closed = false;
+  let reading = false;
+  let readAgain = false;
+  let output!: ReadableStreamDefaultController<Uint8Array>;
+
+  const send = (text: string) => {
+    if (!closed) output.enqueue(encoder.encode(text));
   };
+  const stop = () => {
+    if (closed) return;
+    closed = true;
+    for (const timer of timers) clearInterval(timer);
+    stopUnsubscribe();
+    streamActivity.open -= 1;
+  };
+  const read = async (): Promise<void> => {
+    if (closed) return;
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        readAgain = false;
+        streamActivity.reads += 1;
+        const events = await db().event.findMany({
+          where: { ...scope, id: { gt: cursor! }, ...(options.types ? { type: { in: options.types } } : {}) },
+          orderBy: { id: "asc" },
+          take: STREAM_PAGE,
+        });
+        for (const event of events) {
+          send(`id: ${event.id}\nevent: ${event.type}\ndata: ${renderEventBody(event)}\n\n`);
+          cursor = event.id;
+        }
+        if (events.length === STREAM_PAGE) readAgain = true;
+      } while (readAgain && !closed);
+    } catch (error) {
+      if (!closed) output.error(error);
+      stop();
+    } finally {
+      reading = false;
+    }
+  };
+
   options.signal.addEventListener("abort", stop);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n\n`));
-      let sinceHeartbeat = 0;
-      const poll = async () => {
-        if (stopped) return;
-        try {
-          const events = await db().event.findMany({
-            where: { ...scope, id: { gt: cursor! }, ...(options.types ? { type: { in: options.types } } : {}) },
-            orderBy: { id: "asc" },
-            take: 100,
-          });
-          for (const event of events) {
-            controller.enqueue(encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${renderEventBody(event)}\n\n`));
-            cursor = event.id;
-          }
-          sinceHeartbeat += STREAM_POLL_MS;
-          if (sinceHeartbeat >= STREAM_HEARTBEAT_MS) {
-            controller.enqueue(encoder.encode(": heartbeat\n\n"));
-            sinceHeartbeat = 0;
-          }
-        } catch (error) {
+      output = controller;
+      streamActivity.open += 1;
+      const opening = isIdOf("event", cursor!) ? `id: ${cursor}\n` : "";
+      send(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n${opening}\n`);
+      stopUnsubscribe = changeFeed().subscribe("events", (changed) => {
+        if (changed === null || changed === wakeKey) void read();
+      });
+      timers.push(
+        setInterval(() => {
+          if (!changeFeed().isListening()) void read();
+        }, STREAM_FALLBACK_POLL_MS),
+        setInterval(() => {
+          send(": heartbeat\n\n");
+          void read();
+        }, STREAM_HEARTBEAT_MS),
+        setTimeout(() => {
+          send(`: closing after ${maxSeconds} s; reconnect with Last-Event-ID to resume\n\n`);
+          if (!closed) output.close();
           stop();
-          controller.error(error);
-          return;
-        }
-        if (!stopped) timer = setTimeout(() => void poll(), STREAM_POLL_MS);
-      };
-      void poll();
+        }, maxSeconds * 1000),
+      );
+      void read();
     },
     cancel: stop,
   });

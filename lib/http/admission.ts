@@ -22,9 +22,11 @@ export const nothingToRelease = async (): Promise<void> => undefined;
 export interface Guards {
   scope: PartnerScope | null;
   authenticatesClient: boolean;
+  /** The response is a long-lived stream, whose concurrency slot must outlast it. */
+  streams: boolean;
 }
 
-export async function admit(ring: Ring, { scope, authenticatesClient }: Guards, request: Request, context: RequestContext): Promise<Admission> {
+export async function admit(ring: Ring, { scope, authenticatesClient, streams }: Guards, request: Request, context: RequestContext): Promise<Admission> {
   if (ring === "public") {
     await meterPublicRequest(request, context);
     return { principal: null, release: nothingToRelease };
@@ -43,7 +45,7 @@ export async function admit(ring: Ring, { scope, authenticatesClient }: Guards, 
   }
   context.logFields.project_id = principal.projectId;
   context.logFields.environment = principal.environment;
-  const release = await meterPartnerRequest(principal, context);
+  const release = await meterPartnerRequest(principal, context, { streams });
   try {
     assertScope(principal, scope);
   } catch (error) {

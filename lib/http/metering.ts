@@ -35,12 +35,16 @@ async function enforceLimit(context: RequestContext, unscaled: RatePolicy, ident
   }
 }
 
-/** Meters an authenticated partner request; returns the function that gives its concurrency slot back. */
-export async function meterPartnerRequest(principal: Principal, context: RequestContext): Promise<() => Promise<void>> {
+/**
+ * Meters an authenticated partner request; returns the function that gives its concurrency slot back. A
+ * streaming response's slot lasts as long as the longest stream may.
+ */
+export async function meterPartnerRequest(principal: Principal, context: RequestContext, { streams = false } = {}): Promise<() => Promise<void>> {
   const limits = tierLimitsFor(principal.limitSettings, principal.environment);
   const bucket = `${principal.projectId}:${principal.environment}`;
   await enforceLimit(context, projectBucketPolicy(limits), bucket);
-  const release = await rateLimiter().acquire(bucket, limits.concurrent * config().RATE_LIMIT_SCALE, CONCURRENCY_SLOT_TTL_MS);
+  const slotTtlMs = streams ? config().STREAM_MAX_SECONDS * 1000 + CONCURRENCY_SLOT_TTL_MS : CONCURRENCY_SLOT_TTL_MS;
+  const release = await rateLimiter().acquire(bucket, limits.concurrent * config().RATE_LIMIT_SCALE, slotTtlMs);
   if (!release) {
     throw new ApiError("rate_limited", {
       message: `Too many concurrent requests (at most ${limits.concurrent} for this project and environment).`,

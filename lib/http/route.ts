@@ -111,6 +111,12 @@ export interface EndpointConfig<
    * schema that accepts null): for fail-open endpoints (public consent) that answer every body the same way.
    */
   bodyFailsOpen?: boolean;
+  /**
+   * The response body is a long-lived stream (server-sent events): the request's concurrency slot is taken for
+   * up to STREAM_MAX_SECONDS and held until the body ends or the client goes, so open streams count against
+   * the project's concurrent requests (spec 8) like any other request in flight.
+   */
+  streams?: boolean;
   /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
   sandboxOnly?: boolean;
   handler: (
@@ -181,7 +187,7 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, { scope: declared.scope ?? null, authenticatesClient: declared.authenticatesClient ?? false }, request, context);
+    const admission = await admit(ring, { scope: declared.scope ?? null, authenticatesClient: declared.authenticatesClient ?? false, streams: declared.streams ?? false }, request, context);
     release = admission.release;
     const principal = admission.principal;
     if (declared.sandboxOnly && principal) assertSandbox(principal);
@@ -197,6 +203,10 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     } else {
       await meterOperation();
       response = toResponse(await declared.handler(handlerInput as never));
+      if (declared.streams) {
+        response = releasingWhenStreamEnds(response, release, request.signal);
+        release = nothingToRelease;
+      }
     }
   } catch (error) {
     response = errorResponse(error, context, declared.errorFormat);
@@ -204,6 +214,39 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     await release();
   }
   return finishWithCors(ring, request, response, context);
+}
+
+/** The response, whose body gives the request's slot back when it ends, fails or is cancelled, or the client goes. */
+function releasingWhenStreamEnds(response: Response, release: () => Promise<void>, clientGone: AbortSignal): Response {
+  let released = false;
+  const releaseOnce = () => {
+    if (released) return;
+    released = true;
+    void release();
+  };
+  if (!response.body) {
+    releaseOnce();
+    return response;
+  }
+  clientGone.addEventListener("abort", releaseOnce);
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+      releaseOnce();
+    },
+    cancel(reason) {
+      releaseOnce();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext): Response {

@@ -55,7 +55,8 @@ async function requestToken(options: ForwarderOptions): Promise<string> {
 interface StreamFrame {
   id?: string;
   event?: string;
-  data: string;
+  /** Null for a block that only sets the last event id. */
+  data: string | null;
 }
 
 /** Splits a server-sent-events byte stream into frames (fields `id`, `event`, `data`; comments skipped). */
@@ -80,11 +81,13 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
         if (field === "data") data.push(value);
       }
       if (data.length > 0) yield { ...frame, data: data.join("\n") };
+      // A block with an id and no data moves the cursor without an event (the stream's starting point).
+      else if (frame.id !== undefined) yield { id: frame.id, data: null };
     }
   }
 }
 
-async function forwardOne(options: ForwarderOptions, secret: string, frame: StreamFrame): Promise<ForwardedDelivery> {
+async function forwardOne(options: ForwarderOptions, secret: string, frame: StreamFrame & { data: string }): Promise<ForwardedDelivery> {
   const delivery = { eventId: frame.id ?? "", type: frame.event ?? "" };
   try {
     const response = await fetch(options.forwardTo, {
@@ -137,7 +140,11 @@ export async function forwardEvents(options: ForwarderOptions): Promise<number> 
     ready = true;
     try {
       for await (const frame of readServerSentEvents(response.body)) {
-        options.onDelivery?.(await forwardOne(options, secret, frame));
+        if (frame.data === null) {
+          lastEventId = frame.id ?? lastEventId;
+          continue;
+        }
+        options.onDelivery?.(await forwardOne(options, secret, { ...frame, data: frame.data }));
         lastEventId = frame.id ?? lastEventId;
         forwarded += 1;
         if (options.maxEvents !== undefined && forwarded >= options.maxEvents) {

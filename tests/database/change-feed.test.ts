@@ -2,7 +2,7 @@
 // changes, dropped as soon as another connection commits a change, and read fresh whenever it is not listening.
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { changeFeed, ListenedCache, stopChangeFeed, type CachedTable } from "@/lib/change-feed";
+import { changeFeed, ListenedCache, stopChangeFeed, type WatchedTable } from "@/lib/change-feed";
 import { db, disconnectDatabase } from "@/lib/db";
 import { authenticateClient } from "@/lib/oauth/client-authentication";
 import type { ApiError } from "@/lib/errors";
@@ -37,7 +37,7 @@ async function listening(): Promise<void> {
 }
 
 /** Runs `write`, then resolves once this process has heard that it changed row `idOf(result)` of `table`. */
-async function heard<T>(table: CachedTable, write: () => Promise<T>, idOf: (result: T) => string): Promise<T> {
+async function heard<T>(table: WatchedTable, write: () => Promise<T>, idOf: (result: T) => string): Promise<T> {
   const ids: (string | null)[] = [];
   const stop = changeFeed().subscribe(table, (id) => ids.push(id));
   try {
@@ -50,7 +50,7 @@ async function heard<T>(table: CachedTable, write: () => Promise<T>, idOf: (resu
 }
 
 /** Runs `write` from the other connection and waits until this process has heard that it changed `id`. */
-function changed(table: CachedTable, id: string, sql: string, values: unknown[]): Promise<unknown> {
+function changed(table: WatchedTable, id: string, sql: string, values: unknown[]): Promise<unknown> {
   return heard(table, () => otherProcess.query(sql, values), () => id);
 }
 

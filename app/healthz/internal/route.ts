@@ -1,6 +1,8 @@
-// GET /healthz/internal — this process's internals for operators (the rate limiter's store and its fallback).
+// GET /healthz/internal — this process's internals for operators: the rate limiter's store and its fallback,
+// and the open event streams with the reads they have made.
 // Answered only to a request from this machine that no proxy forwarded; to anyone else the route does not exist.
 import { ApiError } from "@/lib/errors";
+import { eventStreamActivity } from "@/lib/events/service";
 import { isLocalRequest } from "@/lib/http/client-address";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { rateLimiter } from "@/lib/ratelimit/limiter";
@@ -9,7 +11,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
   GET: endpoint({
     handler: ({ request }) => {
       if (!isLocalRequest(request)) throw new ApiError("route_not_found");
-      return ok({ ratelimit: rateLimiter().status() }, { "Cache-Control": "no-store" });
+      const { backend, reachable, fallbackCount } = rateLimiter().status();
+      return ok({ ratelimit: { backend, reachable, fallback_count: fallbackCount }, event_streams: eventStreamActivity() }, { "Cache-Control": "no-store" });
     },
   }),
 });

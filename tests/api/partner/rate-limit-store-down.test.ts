@@ -34,5 +34,5 @@ it("keeps the limiter's state out of the public health object and reports it loc
   expect(internal.status).toBe(200);
   const { ratelimit } = await internal.json();
   expect(ratelimit).toMatchObject({ backend: "redis", reachable: false });
-  expect(ratelimit.fallbackCount).toBeGreaterThanOrEqual(51);
+  expect(ratelimit.fallback_count).toBeGreaterThanOrEqual(51);
 });

@@ -39,5 +39,5 @@ it("shows the process's internals only to a request no proxy forwarded", async (
   expect((await forwarded.json()).error.code).toBe("route_not_found");
   const local = await fetch(`${server.url}/healthz/internal`);
   expect(local.status).toBe(200);
-  expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallbackCount: 0 } });
+  expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 } });
 });

@@ -235,8 +235,15 @@ describe("readServerSentEvents", () => {
     expect(await framesOf(["id:a\ndata:  two spaces: and a colon\n\n"])).toEqual([{ id: "a", data: " two spaces: and a colon" }]);
   });
 
-  it("yields nothing for a frame without data, such as the retry hint", async () => {
-    expect(await framesOf(["retry: 1000\n\n", "id: a\nevent: t\n\n"])).toEqual([]);
+  it("yields nothing for a frame with neither data nor id, such as the retry hint", async () => {
+    expect(await framesOf(["retry: 1000\n\n", ": heartbeat\n\n"])).toEqual([]);
+  });
+
+  it("yields a cursor without data for a frame with an id and no data (the stream's starting point)", async () => {
+    expect(await framesOf([": streaming\nretry: 1000\nid: evt_a\n\n", "id: b\nevent: t\n\n"])).toEqual([
+      { id: "evt_a", data: null },
+      { id: "b", data: null },
+    ]);
   });
 
   it("drops an unterminated frame at the end of the stream", async () => {
