@@ -1,8 +1,11 @@
 // End-to-end tests in Debian's Chromium against a production build, served the way `npm start` serves it
 // (scripts/serve.ts: our HTTP server around Next). `npm test` builds first and provides DATABASE_URL.
+import { generateKeyPairSync } from "node:crypto";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
+// `npm start` requires a signing key that does not rest in the database in the clear: this run's own.
+const signingKey = JSON.stringify({ ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: "hub-oauth-ed25519" });
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -39,6 +42,7 @@ export default defineConfig({
       // The webhook spec's receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       LOG_LEVEL: "warn",
+      OAUTH_SIGNING_KEY: signingKey,
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
     },

@@ -17,7 +17,7 @@ const CHANNEL = "cached_row_changes";
 const RECONNECT_DELAYS_MS = [100, 1_000, 5_000, 30_000];
 
 /** The tables whose changes are heard, as their triggers name them. */
-export type WatchedTable = "api_keys" | "projects" | "events";
+export type WatchedTable = "api_keys" | "projects" | "events" | "oauth_signing_keys";
 
 /**
  * `id` is the changed row's (for `events`, the `<project_id>:sandbox` that recorded one), or null when anything

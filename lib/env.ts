@@ -61,6 +61,14 @@ const configSchema = z.object({
    * the database. Set it in production so the key lives with your other secrets.
    */
   OAUTH_SIGNING_KEY: jsonVariable(ed25519Jwk.refine((jwk) => jwk.d !== undefined, "must be a private key (with d)")).optional(),
+  /**
+   * 32 random bytes, base64: seals (AES-256-GCM) the token-signing keys the platform generates and keeps in the
+   * database, so no private key rests there in the clear. `npm start` requires it or OAUTH_SIGNING_KEY.
+   */
+  OAUTH_KEY_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded (openssl rand -base64 32)")
+    .optional(),
   /** Public JWKs (JSON array) of keys retired from signing, still listed in the JWKS while their tokens live. */
   OAUTH_PREVIOUS_SIGNING_KEYS: jsonVariable(z.array(ed25519Jwk.omit({ d: true }))).optional(),
   /** Rate-limit store: Upstash over REST when both are set, else a plain Redis at REDIS_URL, else in process. */
@@ -165,6 +173,18 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/**
+ * What `npm start` (production) needs beyond what every start needs: a signing key that does not rest in the
+ * database in the clear. Throws a ConfigError naming the variables.
+ */
+export function assertProductionConfig(settings: Config): void {
+  if (!settings.OAUTH_SIGNING_KEY && !settings.OAUTH_KEY_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      "Invalid configuration for npm start:\n  OAUTH_SIGNING_KEY or OAUTH_KEY_ENCRYPTION_KEY must be set: in production the token-signing key may not rest in the database unencrypted (openssl rand -base64 32 makes an encryption key)",
+    );
+  }
 }
 
 /** Whether a start seeds the demo: in development unless SEED_DEMO=false; in production only if SEED_DEMO=true. */

@@ -10,7 +10,7 @@
 // with --check, exits 1 when a budget (docs/performance.md) is missed.
 import "./require-node";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -290,7 +290,7 @@ async function main(): Promise<boolean> {
   const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
   const server = spawn(SERVER_NODE, [...profiling, ...npmStartArguments()], {
     cwd: ROOT,
-    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, OAUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   let peakRssMb = 0;

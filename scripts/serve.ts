@@ -5,15 +5,17 @@ import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, demoSeedWanted, parseConfig, type Config } from "../lib/env";
+import { assertProductionConfig, ConfigError, demoSeedWanted, parseConfig, type Config } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase } from "./database";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
 
-function loadConfigOrExit(): Config {
+function loadConfigOrExit(mode: "dev" | "start"): Config {
   try {
-    return parseConfig(process.env);
+    const settings = parseConfig(process.env);
+    if (mode === "start") assertProductionConfig(settings);
+    return settings;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
     console.error("usage: tsx scripts/serve.ts dev|start");
     process.exit(2);
   }
-  const settings = loadConfigOrExit();
+  const settings = loadConfigOrExit(mode);
   const database = await resolveDatabase(DEV_DATABASE.name, {
     dataDirName: DEV_DATABASE.dataDirName,
     port: settings.EMBEDDED_POSTGRES_PORT,
