@@ -132,6 +132,10 @@ export function forgetSigningKeys(): void {
 
 /** Retires the database key and starts signing with a new one; the old one stays in the JWKS for a while. */
 export async function rotateSigningKey(): Promise<void> {
+  if (!config().OAUTH_KEY_ENCRYPTION_KEY && (await db().oAuthSigningKey.count({ where: { sealedPrivateJwk: { not: null } } })) > 0) {
+    // Run without the encryption key (an admin shell, say), a rotation would put the new key in the clear.
+    throw new Error("The signing keys are sealed: set OAUTH_KEY_ENCRYPTION_KEY to rotate them");
+  }
   const now = clock.now();
   const id = newId("signingKey");
   const { kid, privateJwk, publicJwk } = generateJwkPair(`${SIGNING_KEY_ID}-${id.slice(id.indexOf("_") + 1)}`);

@@ -2,9 +2,10 @@
 // sealed the first time it is loaded), `npm start` refuses to run with neither that nor OAUTH_SIGNING_KEY, and a
 // rotation committed by another process reaches this one without a restart.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decodeProtectedHeader, type JWK } from "jose";
 import { db } from "@/lib/db";
+import * as env from "@/lib/env";
 import { assertProductionConfig, ConfigError, parseConfig } from "@/lib/env";
 import { openSealedJwk, sealPrivateJwk } from "@/lib/oauth/sealed-keys";
 import { rotateSigningKey } from "@/lib/oauth/signing-keys";
@@ -67,6 +68,19 @@ describe("keys in the database", () => {
     await eventually(async () => (await jwks())[0]?.kid, (kid) => kid === "hub-oauth-ed25519-elsewhere");
     const token = await mintToken(server.url, project, { secret: project.sandbox.secret_key });
     expect(decodeProtectedHeader(token).kid).toBe("hub-oauth-ed25519-elsewhere");
+  });
+});
+
+describe("a rotation without the encryption key", () => {
+  it("is refused once the keys are sealed, rather than storing a new key in the clear", async () => {
+    // The configuration of a process started without the encryption key (an admin shell, say).
+    const read = vi.spyOn(env, "config").mockReturnValue({ ...env.config(), OAUTH_KEY_ENCRYPTION_KEY: undefined });
+    try {
+      await expect(rotateSigningKey()).rejects.toThrow("The signing keys are sealed: set OAUTH_KEY_ENCRYPTION_KEY to rotate them");
+    } finally {
+      read.mockRestore();
+    }
+    expect((await storedKeys()).every((key) => key.private_jwk === null)).toBe(true);
   });
 });
 
