@@ -5,7 +5,7 @@
 import { countExpiredApplications, expireApplication, findExpiredApplications } from "../applications/service";
 import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "../decisions/service";
 import { sendPendingNotifications } from "../notifications/notifications";
-import { attemptDelivery, claimDueDeliveries, countPendingDeliveries } from "../webhooks/deliver";
+import { attemptDelivery, countPendingDeliveries, findDueDeliveries } from "../webhooks/deliver";
 import { runMaintenance } from "./maintenance";
 
 export type OperationId = "sweep-decisioning" | "expire-applications" | "deliver-webhooks" | "send-notifications" | "maintenance";
@@ -96,11 +96,11 @@ export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [
     id: "deliver-webhooks",
     cron: "* * * * *",
     localIntervalMs: 1_000,
-    claims: "the whole batch when found: a 60 s claim deadline (locked_until) set under FOR UPDATE SKIP LOCKED",
+    claims: "each delivery as its attempt starts: a 60 s claim deadline (locked_until), at most 4 in flight per endpoint (under the endpoint's row lock); the batch is found fairly across projects and claims nothing",
     batch: 50,
-    steps: { find: "claim-due-deliveries", each: "attempt" },
-    find: claimDueDeliveries,
-    run: async (id) => (await attemptDelivery(id, { claimed: true })) !== "not_claimed",
+    steps: { find: "find-due-deliveries", each: "attempt" },
+    find: findDueDeliveries,
+    run: async (id) => (await attemptDelivery(id)) !== "not_claimed",
     counts: "attempted",
     countDue: countPendingDeliveries,
     concurrency: 8,

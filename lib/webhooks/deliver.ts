@@ -27,8 +27,13 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const RETRY_JITTER_RATIO = 0.1;
 export const DISABLE_AFTER_FAILING_MS = 72 * HOUR_MS;
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** How long a claimed delivery is reserved for its worker: longer than any attempt can take. */
+/**
+ * How long a claimed delivery is reserved for its worker. Each attempt claims its own delivery just before
+ * sending, so a claim covers one attempt (at most DELIVERY_TIMEOUT_MS and its bookkeeping), never a batch.
+ */
 const CLAIM_MS = 60_000;
+/** Attempts in flight at once to one endpoint: a hanging receiver holds at most this many workers. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 
 /** The wait after failed attempt `attemptsMade`, jittered so retries from one outage do not arrive together. */
 export function retryDelayMs(attemptsMade: number, random: () => number = Math.random): number {
@@ -52,18 +57,33 @@ export function signingSecrets(endpoint: { secret: string; previousSecret: strin
   return overlapping ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }
 
-/** Reserves up to `limit` due deliveries for this worker (SKIP LOCKED: concurrent workers take disjoint sets). */
-export async function claimDueDeliveries(limit: number): Promise<string[]> {
+/**
+ * Up to `limit` due deliveries, chosen fairly: each endpoint offers its oldest due deliveries up to its free
+ * in-flight places (MAX_IN_FLIGHT_PER_ENDPOINT less those being attempted), and projects take turns, oldest
+ * first within a turn, so one project's backlog or dead endpoints cannot hold back another's. Nothing is
+ * claimed here: each attempt claims its delivery as it starts (`attemptDelivery`).
+ */
+export async function findDueDeliveries(limit: number): Promise<string[]> {
   const now = clock.now();
-  const until = new Date(now.getTime() + CLAIM_MS);
   const rows = await db().$queryRaw<{ id: string }[]>`
-    UPDATE webhook_deliveries SET locked_until = ${until}
-    WHERE id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
-      ORDER BY next_attempt_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
+    WITH offered AS (
+      SELECT endpoint.project_id, due.id, due.next_attempt_at
+      FROM webhook_endpoints endpoint
+      CROSS JOIN LATERAL (
+        SELECT delivery.id, delivery.next_attempt_at FROM webhook_deliveries delivery
+        WHERE delivery.endpoint_id = endpoint.id AND delivery.status = 'pending' AND delivery.next_attempt_at <= ${now}
+          AND (delivery.locked_until IS NULL OR delivery.locked_until <= ${now})
+        ORDER BY delivery.next_attempt_at
+        LIMIT GREATEST(0, ${MAX_IN_FLIGHT_PER_ENDPOINT} - (
+          SELECT count(*) FROM webhook_deliveries busy
+          WHERE busy.endpoint_id = endpoint.id AND busy.status = 'pending' AND busy.locked_until > ${now}))
+      ) due
+    )
+    SELECT id FROM (
+      SELECT id, next_attempt_at, row_number() OVER (PARTITION BY project_id ORDER BY next_attempt_at, id) AS turn FROM offered
+    ) ranked
+    ORDER BY turn, next_attempt_at, id
+    LIMIT ${limit}`;
   return rows.map((row) => row.id);
 }
 
@@ -74,27 +94,37 @@ export async function countPendingDeliveries(): Promise<number> {
 export type AttemptResult = "succeeded" | "retry_scheduled" | "failed" | "abandoned" | "not_claimed";
 
 export interface AttemptOptions {
-  /** Set when the caller already holds the claim (from `claimDueDeliveries`). */
-  claimed?: boolean;
   timeoutMs?: number;
   random?: () => number;
 }
 
+/**
+ * Claims one due delivery for this worker, unless another holds it or its endpoint already has
+ * MAX_IN_FLIGHT_PER_ENDPOINT attempts in flight. The endpoint's row lock makes the count and the claim one step
+ * for every worker.
+ */
 async function claimOne(deliveryId: string, now: Date): Promise<boolean> {
   const until = new Date(now.getTime() + CLAIM_MS);
-  const count = await db().$executeRaw`
-    UPDATE webhook_deliveries SET locked_until = ${until}
-    WHERE id = ${deliveryId} AND status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})`;
-  return count === 1;
+  return db().$transaction(async (transaction) => {
+    const [delivery] = await transaction.$queryRaw<{ endpoint_id: string }[]>`SELECT endpoint_id FROM webhook_deliveries WHERE id = ${deliveryId}`;
+    if (!delivery || !(await lockWebhookEndpoint(transaction, delivery.endpoint_id))) return false;
+    const count = await transaction.$executeRaw`
+      UPDATE webhook_deliveries SET locked_until = ${until}
+      WHERE id = ${deliveryId} AND status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+        AND (SELECT count(*) FROM webhook_deliveries busy
+             WHERE busy.endpoint_id = ${delivery.endpoint_id} AND busy.status = 'pending' AND busy.locked_until > ${now}) < ${MAX_IN_FLIGHT_PER_ENDPOINT}`;
+    return count === 1;
+  });
 }
 
 /**
- * Makes the next attempt of one delivery, if it is due and nobody else holds it. Idempotent in the sense the
- * background drivers need: a delivery that is not due, finished, or claimed elsewhere is left alone.
+ * Makes the next attempt of one delivery, if it is due, nobody else holds it and its endpoint has room in
+ * flight. Idempotent in the sense the background drivers need: a delivery that is not due, finished, claimed
+ * elsewhere or waiting for its endpoint is left alone.
  */
 export async function attemptDelivery(deliveryId: string, options: AttemptOptions = {}): Promise<AttemptResult> {
   const attemptedAt = clock.now();
-  if (!options.claimed && !(await claimOne(deliveryId, attemptedAt))) return "not_claimed";
+  if (!(await claimOne(deliveryId, attemptedAt))) return "not_claimed";
   const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
   if (!delivery || delivery.status !== "pending") return "not_claimed";
   const { endpoint, event } = delivery;
@@ -172,17 +202,18 @@ async function disableFailingEndpoint(transaction: Prisma.TransactionClient, end
   });
 }
 
-/** One pass of the delivery sweep: claims what is due and attempts it, a few at a time. */
+/** One pass of the delivery sweep: finds what is due, fairly, and attempts it, a few at a time. */
 export async function deliverDueWebhooks(options: { limit?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<number> {
-  const claimed = await claimDueDeliveries(options.limit ?? 50);
+  const due = await findDueDeliveries(options.limit ?? 50);
   const concurrency = options.concurrency ?? 8;
   let next = 0;
+  let attempted = 0;
   const worker = async () => {
-    while (next < claimed.length) {
-      const id = claimed[next++]!;
-      await attemptDelivery(id, { claimed: true, timeoutMs: options.timeoutMs });
+    while (next < due.length) {
+      const id = due[next++]!;
+      if ((await attemptDelivery(id, { timeoutMs: options.timeoutMs })) !== "not_claimed") attempted += 1;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
-  return claimed.length;
+  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+  return attempted;
 }
