@@ -1,6 +1,7 @@
 // End-to-end tests in Debian's Chromium against a production build, served the way `npm start` serves it
 // (scripts/serve.ts: our HTTP server around Next). `npm test` builds first and provides DATABASE_URL.
 import { defineConfig } from "@playwright/test";
+import { receiverTls } from "./tests/e2e/receiver-tls";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
 
@@ -37,8 +38,9 @@ export default defineConfig({
       HOSTNAME: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
       SKIP_SEED: "true",
-      // The webhook spec's receiver listens on 127.0.0.1.
+      // The webhook spec's receiver listens on 127.0.0.1 and serves https with a certificate made for this run.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      NODE_EXTRA_CA_CERTS: receiverTls().caFile,
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
