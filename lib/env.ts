@@ -89,8 +89,8 @@ const configSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
   /**
-   * Lets sandbox webhook endpoints target loopback and private addresses (local development and tests). Live
-   * endpoints never may.
+   * Lets sandbox webhook endpoints target loopback and private addresses, over https (a platform run locally, and
+   * tests). Nothing more: http is refused in every environment, and live endpoints never may.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   /** SMTP server for notifications to partner teams, e.g. smtp://user:pass@smtp.example.com:587. Unset: kept in the database only. */

@@ -141,16 +141,13 @@ function groupsOfPart(part: string): number[] {
 export type UrlProblem = "not_a_url" | "not_https" | "has_credentials" | "has_fragment" | "private_address" | "unresolvable";
 
 /**
- * Checks a webhook URL at registration and returns the first problem, or null when it is fine. With allowPrivate the
- * address checks and DNS are skipped entirely (local development and the sandbox deliver to localhost).
+ * Checks a webhook URL at registration and returns the first problem, or null when it is fine. https only, always (spec
+ * 4.6). With allowPrivate the address checks and DNS are skipped entirely (the sandbox may deliver to localhost).
  */
-export async function checkWebhookUrl(
-  url: string,
-  options: { allowHttp: boolean; allowPrivate: boolean; lookup?: AddressLookup },
-): Promise<UrlProblem | null> {
+export async function checkWebhookUrl(url: string, options: { allowPrivate: boolean; lookup?: AddressLookup }): Promise<UrlProblem | null> {
   const parsed = parseUrl(url);
   if (parsed === null) return "not_a_url";
-  if (!isPermittedProtocol(parsed.protocol, options.allowHttp)) return "not_https";
+  if (parsed.protocol !== "https:") return "not_https";
   // Credentials in a URL end up in logs and dashboards; endpoints authenticate us by the signature instead.
   if (parsed.username !== "" || parsed.password !== "") return "has_credentials";
   // href keeps an empty fragment ("https://host/#") that .hash reports as "", and "#" cannot appear unescaped elsewhere.
@@ -167,10 +164,6 @@ function parseUrl(url: string): URL | null {
   } catch {
     return null;
   }
-}
-
-function isPermittedProtocol(protocol: string, allowHttp: boolean): boolean {
-  return protocol === "https:" || (allowHttp && protocol === "http:");
 }
 
 /** The hostname as node:net and DNS want it: URL keeps brackets around IPv6 literals ("[::1]"). */

@@ -168,7 +168,7 @@ describe("isPrivateAddress", () => {
 });
 
 describe("checkWebhookUrl", () => {
-  const strict = { allowHttp: false, allowPrivate: false };
+  const strict = { allowPrivate: false };
   const resolver = lookupAnswering({
     "hooks.example.com": ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
     "loopback.example.com": ["127.0.0.1"],
@@ -219,23 +219,22 @@ describe("checkWebhookUrl", () => {
   });
 
   it("skips the address checks and DNS entirely when private addresses are allowed", async () => {
-    const options = { allowHttp: false, allowPrivate: true, lookup: failIfAsked };
+    const options = { allowPrivate: true, lookup: failIfAsked };
     expect(await checkWebhookUrl("https://127.0.0.1/", options)).toBeNull();
     expect(await checkWebhookUrl("https://[::1]/x", options)).toBeNull();
     expect(await checkWebhookUrl("https://does-not-resolve.invalid/", options)).toBeNull();
   });
 
-  it("still applies the other rules when private addresses are allowed", async () => {
-    const options = { allowHttp: false, allowPrivate: true, lookup: failIfAsked };
+  it("still applies the other rules when private addresses are allowed, https first of all", async () => {
+    const options = { allowPrivate: true, lookup: failIfAsked };
     expect(await checkWebhookUrl("http://127.0.0.1/", options)).toBe("not_https");
+    expect(await checkWebhookUrl("http://localhost:4242/webhooks", options)).toBe("not_https");
+    expect(await checkWebhookUrl("ftp://127.0.0.1/", options)).toBe("not_https");
     expect(await checkWebhookUrl("https://user:pass@127.0.0.1/", options)).toBe("has_credentials");
   });
 
-  it("allows http when told to, but still refuses private addresses and other protocols", async () => {
-    const options = { allowHttp: true, allowPrivate: false, lookup: failIfAsked };
-    expect(await checkWebhookUrl("http://8.8.8.8/hooks", options)).toBeNull();
-    expect(await checkWebhookUrl("http://127.0.0.1/hooks", options)).toBe("private_address");
-    expect(await checkWebhookUrl("ftp://8.8.8.8/hooks", options)).toBe("not_https");
+  it("refuses http to a public address too", async () => {
+    expect(await checkWebhookUrl("http://8.8.8.8/hooks", { ...strict, lookup: failIfAsked })).toBe("not_https");
   });
 });
 
