@@ -32,7 +32,7 @@ const URL_PROBLEMS: Record<Exclude<UrlProblem, "not_https">, string> = {
   has_credentials: "The url must not carry a user name or password.",
   has_fragment: "The url must not have a #fragment.",
   private_address: `The url resolves to a loopback, private, link-local or metadata address. ${LOCAL_RECEIVER_HINT}`,
-  unresolvable: "The url's host name does not resolve.",
+  unresolvable: "The url's host name could not be resolved: DNS gave no address for it, or no answer in time.",
 };
 
 export function newWebhookSecret(): string {
