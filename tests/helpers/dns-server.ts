@@ -4,6 +4,7 @@
 import dgram from "node:dgram";
 import { once } from "node:events";
 import { isIP } from "node:net";
+import { ipAddressBytes } from "./ip-bytes";
 
 export type QueryType = "A" | "AAAA" | "other";
 
@@ -47,15 +48,8 @@ function readQuestion(message: Buffer): { name: string; typeCode: number; end: n
   return { name: labels.join("."), typeCode: message.readUInt16BE(offset), end: offset + 4 };
 }
 
-function ipv6Bytes(address: string): Buffer {
-  const [head = "", tail = ""] = address.split("::");
-  const groups = (part: string) => (part === "" ? [] : part.split(":").map((group) => Number.parseInt(group, 16)));
-  const zeros = address.includes("::") ? new Array<number>(8 - groups(head).length - groups(tail).length).fill(0) : [];
-  return Buffer.from([...groups(head), ...zeros, ...groups(tail)].flatMap((group) => [group >> 8, group & 0xff]));
-}
-
 function resourceRecord(typeCode: number, address: string): Buffer {
-  const data = typeCode === TYPE_A ? Buffer.from(address.split(".").map(Number)) : ipv6Bytes(address);
+  const data = ipAddressBytes(address);
   const record = Buffer.alloc(12);
   record.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
   record.writeUInt16BE(typeCode, 2);

@@ -5,6 +5,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { isIP } from "node:net";
 import tls from "node:tls";
+import { ipAddressBytes } from "./ip-bytes";
 
 export interface TestCertificate {
   /** PEM private key (ECDSA P-256). */
@@ -49,18 +50,9 @@ function objectIdentifier(dotted: string): Buffer {
   return der(0x06, Buffer.from(bytes));
 }
 
-function ipBytes(address: string): Buffer {
-  if (isIP(address) === 4) return Buffer.from(address.split(".").map(Number));
-  const [head = "", tail = ""] = address.split("::");
-  const groups = (part: string) => (part === "" ? [] : part.split(":").map((group) => Number.parseInt(group, 16)));
-  const known = [...groups(head), ...groups(tail)];
-  const all = address.includes("::") ? [...groups(head), ...new Array<number>(8 - known.length).fill(0), ...groups(tail)] : known;
-  return Buffer.from(all.flatMap((group) => [group >> 8, group & 0xff]));
-}
-
 /** subjectAltName entries: an iPAddress ([7]) for addresses, a dNSName ([2]) for names. */
 function subjectAltNames(hosts: readonly string[]): Buffer {
-  return sequence(...hosts.map((host) => (isIP(host) ? der(0x87, ipBytes(host)) : der(0x82, Buffer.from(host, "ascii")))));
+  return sequence(...hosts.map((host) => (isIP(host) ? der(0x87, ipAddressBytes(host)) : der(0x82, Buffer.from(host, "ascii")))));
 }
 
 const ECDSA_WITH_SHA256 = sequence(objectIdentifier("1.2.840.10045.4.3.2"));

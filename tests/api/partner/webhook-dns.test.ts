@@ -24,7 +24,7 @@ import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { trustedTestCertificate } from "../../helpers/tls";
 
-/** Spec 6.4: the wait before attempt 2, ±10% jitter. */
+/** Spec 6.4: the wait before attempt 2 (±10% jitter). */
 const MINUTE_MS = 60_000;
 const T0 = new Date("2199-05-01T09:00:00.000Z");
 /**
