@@ -2,6 +2,7 @@
 // (scripts/serve.ts: our HTTP server around Next). `npm test` builds first and provides DATABASE_URL.
 import { generateKeyPairSync } from "node:crypto";
 import { defineConfig } from "@playwright/test";
+import { receiverTls } from "./tests/e2e/receiver-tls";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
 // `npm start` requires a signing key that does not rest in the database in the clear: this run's own.
@@ -39,8 +40,9 @@ export default defineConfig({
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
-      // The webhook spec's receiver listens on 127.0.0.1.
+      // The webhook spec's receiver listens on 127.0.0.1 and serves https with a certificate made for this run.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      NODE_EXTRA_CA_CERTS: receiverTls().caFile,
       LOG_LEVEL: "warn",
       OAUTH_SIGNING_KEY: signingKey,
       NEXT_TELEMETRY_DISABLED: "1",

@@ -1,5 +1,6 @@
 // The one configuration module. Every variable the platform reads is declared and validated here;
 // bad configuration fails at start with a message naming the variable.
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const booleanFlag = z
@@ -34,6 +35,16 @@ function jsonVariable<T extends z.ZodType>(schema: T) {
 }
 
 const port = z.coerce.number().int().min(1).max(65535).default(3000);
+
+/** A name server as node:dns takes it: an IP address, or `ipv4:port` / `[ipv6]:port`. */
+const nameServer = z.string().refine((value) => {
+  if (isIP(value) !== 0) return true;
+  const withPort = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  if (!withPort) return false;
+  const family = withPort[1] === undefined ? 4 : 6;
+  const portNumber = Number(withPort[3]);
+  return isIP(withPort[1] ?? withPort[2]!) === family && portNumber >= 1 && portNumber <= 65535;
+}, "must be an IP address, with an optional :port ([ipv6]:port)");
 
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -97,10 +108,20 @@ const configSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
   /**
-   * Lets sandbox webhook endpoints target loopback and private addresses (local development and tests). Live
-   * endpoints never may.
+   * Lets sandbox webhook endpoints target loopback and private addresses, over https (a platform run locally, and
+   * tests). Nothing more: http is refused in every environment, and live endpoints never may.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  /**
+   * Name servers (comma-separated) that resolve webhook hosts, at registration and at every delivery attempt. Unset:
+   * the system's (/etc/resolv.conf). Tests point it at a DNS server they run; in production, set it only to use
+   * particular resolvers.
+   */
+  WEBHOOK_DNS_SERVERS: z
+    .string()
+    .transform((value) => value.split(",").map((server) => server.trim()).filter(Boolean))
+    .pipe(z.array(nameServer))
+    .default([]),
   /** SMTP server for notifications to partner teams, e.g. smtp://user:pass@smtp.example.com:587. Unset: kept in the database only. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** Sender of notification emails. */

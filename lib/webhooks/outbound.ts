@@ -1,22 +1,50 @@
 // The one guarded outbound HTTP client for webhook delivery. A partner chooses the URL, so every request is treated as
-// a server-side request forgery attempt until proven otherwise: the host is resolved once, every address it resolves
-// to must be public, the connection is pinned to the address that was checked, redirects are never followed, and both
-// time and response size are capped.
-import { lookup as dnsLookup } from "node:dns/promises";
+// a server-side request forgery attempt until proven otherwise: the host is resolved once, with a bounded wait, every
+// address it resolves to must be public, the connection is pinned to the address that was checked, redirects are
+// never followed, and both time and response size are capped.
+import { Resolver } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
+import { config } from "../env";
 
 export type AddressLookup = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
 type ResolvedAddress = Awaited<ReturnType<AddressLookup>>[number];
 
-/** Default: node:dns/promises lookup(hostname, { all: true, verbatim: true }). */
-export const systemLookup: AddressLookup = async (hostname) => {
-  // verbatim keeps the resolver's order, so the address we pin is the one the system itself would have tried first.
-  const results = await dnsLookup(hostname, { all: true, verbatim: true });
-  return results.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-};
+/** How long each try waits for a name server's answer (also the cap: c-ares would otherwise double later tries). */
+const DNS_TIMEOUT_MS = 1_000;
+/** Tries per name server before a name counts as unresolvable: a silent server costs two to three seconds. */
+const DNS_TRIES = 2;
+
+/**
+ * Resolves through c-ares (a node:dns Resolver), never dns.lookup: lookup runs getaddrinfo on libuv's thread pool (four
+ * threads, shared with file system and crypto work), where every slow answer holds a thread for as long as the system
+ * resolver cares to wait, so a few partners' slow name servers would stall unrelated requests. c-ares queries run on
+ * the event loop, each bounded by DNS_TIMEOUT_MS and DNS_TRIES. Only DNS is asked (not /etc/hosts; localhost names are
+ * answered in resolveHost). IPv4 answers come first, so the pinned address is one a host without IPv6 routes reaches.
+ * `servers` empty: the system's name servers.
+ */
+export function resolverLookup(servers: readonly string[]): AddressLookup {
+  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, maxTimeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  if (servers.length > 0) resolver.setServers(servers);
+  return async (hostname) => {
+    const [ipv4, ipv6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    if (ipv4.status === "rejected" && ipv6.status === "rejected") throw ipv4.reason;
+    return [
+      ...(ipv4.status === "fulfilled" ? ipv4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(ipv6.status === "fulfilled" ? ipv6.value.map((address) => ({ address, family: 6 as const })) : []),
+    ];
+  };
+}
+
+let configuredLookup: AddressLookup | undefined;
+
+/** What webhooks resolve with unless a caller passes its own lookup: c-ares, on WEBHOOK_DNS_SERVERS when set. */
+function webhookLookup(): AddressLookup {
+  configuredLookup ??= resolverLookup(config().WEBHOOK_DNS_SERVERS);
+  return configuredLookup;
+}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_EXCERPT_BYTES = 1024;
@@ -141,22 +169,19 @@ function groupsOfPart(part: string): number[] {
 export type UrlProblem = "not_a_url" | "not_https" | "has_credentials" | "has_fragment" | "private_address" | "unresolvable";
 
 /**
- * Checks a webhook URL at registration and returns the first problem, or null when it is fine. With allowPrivate the
- * address checks and DNS are skipped entirely (local development and the sandbox deliver to localhost).
+ * Checks a webhook URL at registration and returns the first problem, or null when it is fine. https only, always (spec
+ * 4.6). With allowPrivate the address checks and DNS are skipped entirely (the sandbox may deliver to localhost).
  */
-export async function checkWebhookUrl(
-  url: string,
-  options: { allowHttp: boolean; allowPrivate: boolean; lookup?: AddressLookup },
-): Promise<UrlProblem | null> {
+export async function checkWebhookUrl(url: string, options: { allowPrivate: boolean; lookup?: AddressLookup }): Promise<UrlProblem | null> {
   const parsed = parseUrl(url);
   if (parsed === null) return "not_a_url";
-  if (!isPermittedProtocol(parsed.protocol, options.allowHttp)) return "not_https";
+  if (parsed.protocol !== "https:") return "not_https";
   // Credentials in a URL end up in logs and dashboards; endpoints authenticate us by the signature instead.
   if (parsed.username !== "" || parsed.password !== "") return "has_credentials";
   // href keeps an empty fragment ("https://host/#") that .hash reports as "", and "#" cannot appear unescaped elsewhere.
   if (parsed.href.includes("#")) return "has_fragment";
   if (options.allowPrivate) return null;
-  const resolution = await resolveHost(hostOf(parsed), options.lookup ?? systemLookup);
+  const resolution = await resolveHost(hostOf(parsed), options.lookup ?? webhookLookup());
   if (!resolution.resolved) return "unresolvable";
   return resolution.addresses.some(({ address }) => isPrivateAddress(address)) ? "private_address" : null;
 }
@@ -169,10 +194,6 @@ function parseUrl(url: string): URL | null {
   }
 }
 
-function isPermittedProtocol(protocol: string, allowHttp: boolean): boolean {
-  return protocol === "https:" || (allowHttp && protocol === "http:");
-}
-
 /** The hostname as node:net and DNS want it: URL keeps brackets around IPv6 literals ("[::1]"). */
 function hostOf(url: URL): string {
   const { hostname } = url;
@@ -181,10 +202,22 @@ function hostOf(url: URL): string {
 
 type HostResolution = { resolved: true; addresses: ResolvedAddress[] } | { resolved: false; message: string };
 
-/** IP literals are used as they are; names go to `lookup` once. Never rejects. */
+/** RFC 6761 §6.3: localhost names are the loopback addresses, whatever a name server would say. */
+const LOOPBACK: ResolvedAddress[] = [
+  { address: "127.0.0.1", family: 4 },
+  { address: "::1", family: 6 },
+];
+
+function isLocalhostName(host: string): boolean {
+  const name = host.endsWith(".") ? host.slice(0, -1) : host;
+  return name === "localhost" || name.endsWith(".localhost");
+}
+
+/** IP literals are used as they are, localhost names are loopback; other names go to `lookup` once. Never rejects. */
 async function resolveHost(host: string, lookup: AddressLookup): Promise<HostResolution> {
   const literalFamily = isIP(host);
   if (literalFamily === 4 || literalFamily === 6) return { resolved: true, addresses: [{ address: host, family: literalFamily }] };
+  if (isLocalhostName(host)) return { resolved: true, addresses: LOOPBACK };
   try {
     const addresses = await lookup(host);
     if (addresses.length === 0) return { resolved: false, message: `${host} resolved to no addresses` };
@@ -229,7 +262,7 @@ export async function postWebhook(options: PostWebhookOptions): Promise<Delivery
   const timedOut = (): DeliveryOutcome => errorOutcome("timeout", `No complete response within ${timeoutMs} ms`, elapsed());
   try {
     const host = hostOf(target);
-    const resolution = await Promise.race([resolveHost(host, options.lookup ?? systemLookup), whenAborted(deadline.signal)]);
+    const resolution = await Promise.race([resolveHost(host, options.lookup ?? webhookLookup()), whenAborted(deadline.signal)]);
     if (resolution === "aborted") return timedOut();
     if (!resolution.resolved) return errorOutcome("dns_failure", resolution.message, elapsed());
     const blocked = options.allowPrivate ? undefined : resolution.addresses.find(({ address }) => isPrivateAddress(address));

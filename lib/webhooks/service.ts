@@ -22,25 +22,29 @@ import { serializeWebhookEndpoint } from "./serialize";
 
 const HOUR_MS = 3_600_000;
 
+/** Where a developer whose receiver runs on their own machine should go instead: the forwarder, as the README runs it. */
+const LOCAL_RECEIVER_HINT = "For a receiver on your own machine, run the forwarder: npm run --silent cli -- listen --forward-to http://localhost:4242/webhooks";
+
+const MUST_BE_HTTPS = `Webhook URLs must use https. ${LOCAL_RECEIVER_HINT}`;
+
 const URL_PROBLEMS: Record<Exclude<UrlProblem, "not_https">, string> = {
   not_a_url: "The url is not an absolute URL.",
   has_credentials: "The url must not carry a user name or password.",
   has_fragment: "The url must not have a #fragment.",
-  private_address: "The url resolves to a loopback, private, link-local or metadata address.",
-  unresolvable: "The url's host name does not resolve.",
+  private_address: `The url resolves to a loopback, private, link-local or metadata address. ${LOCAL_RECEIVER_HINT}`,
+  unresolvable: "The url's host name could not be resolved: DNS gave no address for it, or no answer in time.",
 };
 
 export function newWebhookSecret(): string {
   return `whsec_${randomToken(40)}`;
 }
 
-/** https, public addresses; in the sandbox with WEBHOOK_ALLOW_PRIVATE_TARGETS also http and private ones. */
+/** https always (spec 4.6); public addresses, or in the sandbox with WEBHOOK_ALLOW_PRIVATE_TARGETS private ones too. */
 async function assertAcceptableUrl(url: string, environment: Tenant["environment"]): Promise<void> {
-  const local = mayTargetPrivateAddresses(environment);
-  const problem = await checkWebhookUrl(url, { allowHttp: local, allowPrivate: local });
+  const problem = await checkWebhookUrl(url, { allowPrivate: mayTargetPrivateAddresses(environment) });
   if (problem === null) return;
   if (problem === "not_https") {
-    throw new ApiError("validation_failed", { detail: [{ field: "url", reason: "must_be_https", message: "Webhook URLs must use https." }] });
+    throw new ApiError("validation_failed", { message: MUST_BE_HTTPS, detail: [{ field: "url", reason: "must_be_https", message: MUST_BE_HTTPS }] });
   }
   throw new ApiError("webhook_endpoint_url_invalid", { message: URL_PROBLEMS[problem], detail: [{ field: "url", reason: problem, message: URL_PROBLEMS[problem] }] });
 }

@@ -1,16 +1,19 @@
 // Webhooks behind the production server (`npm start`) in the embedded default: the local driver the server starts delivers
-// application.created, application.submitted and decision.completed to a sandbox endpoint on 127.0.0.1, each
-// signed as spec 6.3 says (checked here with Node's crypto).
+// application.created, application.submitted and decision.completed to a sandbox endpoint on 127.0.0.1 (https, with
+// a certificate the server trusts for this run: receiver-tls.ts), each signed as spec 6.3 says (checked here with
+// Node's crypto).
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
-import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
+import { receiverTls } from "./receiver-tls";
 
 test("a sandbox endpoint receives the lifecycle's events, signed", async ({ request }) => {
   const deliveries: Array<{ body: string; signature: string }> = [];
-  const receiver = http.createServer((incoming, outgoing) => {
+  const { key, cert } = receiverTls();
+  const receiver = https.createServer({ key, cert }, (incoming, outgoing) => {
     let body = "";
     incoming.setEncoding("utf8");
     incoming.on("data", (chunk: string) => (body += chunk));
@@ -26,7 +29,7 @@ test("a sandbox endpoint receives the lifecycle's events, signed", async ({ requ
     const headers = await sandboxHeaders(request, createProjectWithCli("E2E Webhooks"));
     const endpoint = await request.post("/partner/v1/webhook_endpoints", {
       headers,
-      data: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, enabled_events: ["application.created", "application.submitted", "decision.completed"] },
+      data: { url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, enabled_events: ["application.created", "application.submitted", "decision.completed"] },
     });
     expect(endpoint.status()).toBe(201);
     const { secret } = await endpoint.json();

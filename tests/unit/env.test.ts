@@ -30,6 +30,22 @@ describe("configuration", () => {
     expect(() => parseConfig(environment)).toThrow(ConfigError);
     expect(() => parseConfig(environment)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}:`));
   });
+
+  it("reads WEBHOOK_DNS_SERVERS as a list of name servers, each an IP address with an optional port, none by default", () => {
+    expect(parseConfig({}).WEBHOOK_DNS_SERVERS).toEqual([]);
+    expect(parseConfig({ WEBHOOK_DNS_SERVERS: "127.0.0.1:5353, [::1]:53,10.0.0.2,2001:4860:4860::8888" }).WEBHOOK_DNS_SERVERS).toEqual([
+      "127.0.0.1:5353",
+      "[::1]:53",
+      "10.0.0.2",
+      "2001:4860:4860::8888",
+    ]);
+  });
+
+  it.each([["dns.example.com"], ["127.0.0.1:99999"], ["[127.0.0.1]:53"], ["::1:53:x"]])("refuses %j in WEBHOOK_DNS_SERVERS, naming the variable", (value) => {
+    expect(() => parseConfig({ WEBHOOK_DNS_SERVERS: `1.1.1.1,${value}` })).toThrow(
+      "Invalid configuration:\n  WEBHOOK_DNS_SERVERS.1: must be an IP address, with an optional :port ([ipv6]:port)",
+    );
+  });
 });
 
 describe("the demo project", () => {

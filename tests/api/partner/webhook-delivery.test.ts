@@ -1,4 +1,4 @@
-// Webhook delivery (spec 6.1, 6.3, 6.4, 3.5, 4.6) against real HTTP receivers on 127.0.0.1 and a frozen clock:
+// Webhook delivery (spec 6.1, 6.3, 6.4, 3.5, 4.6) against real HTTPS receivers on 127.0.0.1 and a frozen clock:
 // the exact bytes and signature, the retry schedule and its jitter band, recovery, automatic disabling and the
 // team's notification, replay, subscriptions, concurrent workers, secret rolls, pinned versions, the address
 // guard at delivery time and the 30-day retention.
@@ -10,11 +10,14 @@
 //   pending deliveries.
 // - the concurrent-workers and retention tests, which must run the global sweeps, use the first hours of 1970:
 //   at that clock the sweeps can only reach rows older still, which nobody else writes.
+// Receivers serve a self-signed certificate that this process trusts (tests/helpers/tls.ts): the delivery client
+// verifies it as it verifies any public certificate.
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { once } from "node:events";
-import http from "node:http";
+import type http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
@@ -32,6 +35,7 @@ import { createWebhookEndpoint, rollWebhookSecret, updateWebhookEndpoint } from 
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
+import { trustedTestCertificate } from "../../helpers/tls";
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -64,9 +68,9 @@ interface Receiver {
   answer: (request: ReceivedRequest, index: number) => Answer;
 }
 
-const servers: http.Server[] = [];
+const servers: https.Server[] = [];
 
-async function listen(server: http.Server): Promise<number> {
+async function listen(server: https.Server): Promise<number> {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   return (server.address() as AddressInfo).port;
@@ -74,7 +78,7 @@ async function listen(server: http.Server): Promise<number> {
 
 async function startReceiver(answer: Receiver["answer"] = () => 200): Promise<Receiver> {
   const receiver: Receiver = { url: "", requests: [], answer };
-  const server = http.createServer((request, response) => {
+  const server = https.createServer(trustedTestCertificate(), (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -86,16 +90,16 @@ async function startReceiver(answer: Receiver["answer"] = () => 200): Promise<Re
     });
   });
   servers.push(server);
-  receiver.url = `http://127.0.0.1:${await listen(server)}`;
+  receiver.url = `https://127.0.0.1:${await listen(server)}`;
   return receiver;
 }
 
 /** A port that was just listening and is now closed: connecting to it is refused. */
 async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
+  const server = https.createServer(trustedTestCertificate());
   const port = await listen(server);
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hooks`;
+  return `https://127.0.0.1:${port}/hooks`;
 }
 
 afterEach(async () => {
@@ -757,7 +761,7 @@ describe("address guard at delivery time", () => {
     });
     // Registration refuses these, so the rows are written directly: as if the host had resolved elsewhere before.
     const loopback = await insertEndpointRow(livePrincipal, `${receiver.url}/live-loopback`);
-    const localhost = await insertEndpointRow(livePrincipal, `http://localhost:${port}/live-localhost`);
+    const localhost = await insertEndpointRow(livePrincipal, `https://localhost:${port}/live-localhost`);
     const sandbox = await registerEndpoint(principal, `${receiver.url}/sandbox`);
     const liveEvent = await recordEvent(livePrincipal);
     const sandboxEvent = await recordEvent(principal);

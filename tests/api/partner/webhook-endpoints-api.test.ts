@@ -268,9 +268,11 @@ describe("URL rules", () => {
 
   const register = (token: string, url: string) => call(token, "POST", "/webhook_endpoints", { url, enabled_events: ["*"] });
 
-  it("rejects plain http with 422 validation_failed reason must_be_https", async () => {
+  it("rejects plain http with 422 validation_failed reason must_be_https, pointing to the forwarder", async () => {
     const body = await expectApiError(await register(sandboxToken, "http://example.com/hook"), 422, "validation_failed");
-    expect(body.error.detail).toEqual([{ field: "url", reason: "must_be_https", message: "Webhook URLs must use https." }]);
+    const message = "Webhook URLs must use https. For a receiver on your own machine, run the forwarder: npm run --silent cli -- listen --forward-to http://localhost:4242/webhooks";
+    expect(body.error.message).toBe(message);
+    expect(body.error.detail).toEqual([{ field: "url", reason: "must_be_https", message }]);
   });
 
   it("rejects plain http for a live token too", async () => {

@@ -1,10 +1,13 @@
 // The webhook "done when": a sandbox endpoint registered over HTTP receives application.created,
 // application.submitted and decision.completed for an application created and submitted over HTTP, each
-// verifiable with the documented scheme by an independent HMAC, and the CLI forwarder prints them.
+// verifiable with the documented scheme by an independent HMAC, and the CLI forwarder prints them. The platform
+// delivers to an https receiver on 127.0.0.1 (webhook URLs are https only; its self-signed certificate is trusted
+// by this process, tests/helpers/tls.ts); the forwarder posts to a plain http one, as on a developer's laptop.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -15,6 +18,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { eventually } from "../../helpers/eventually";
+import { trustedTestCertificate } from "../../helpers/tls";
 
 interface Received {
   body: Buffer;
@@ -23,28 +27,40 @@ interface Received {
 }
 
 let server: AppServer;
-let receiver: http.Server;
-let receiverUrl: string;
+/** What the platform delivers to (https) and what the forwarder posts to (http), both recorded in `received`. */
+let platformReceiver: https.Server;
+let forwarderReceiver: http.Server;
+let platformReceiverUrl: string;
+let forwarderReceiverUrl: string;
 const received: Received[] = [];
+
+function record(request: http.IncomingMessage, response: http.ServerResponse): void {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    received.push({ body: Buffer.concat(chunks), signature: request.headers["service-signature"] as string | undefined, contentType: request.headers["content-type"] });
+    response.writeHead(200).end("ok");
+  });
+}
+
+async function listenOnLoopback(receiver: http.Server): Promise<number> {
+  receiver.listen(0, "127.0.0.1");
+  await once(receiver, "listening");
+  return (receiver.address() as AddressInfo).port;
+}
 
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
   server = await startAppServer();
-  receiver = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      received.push({ body: Buffer.concat(chunks), signature: request.headers["service-signature"] as string | undefined, contentType: request.headers["content-type"] });
-      response.writeHead(200).end("ok");
-    });
-  });
-  receiver.listen(0, "127.0.0.1");
-  await once(receiver, "listening");
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+  platformReceiver = https.createServer(trustedTestCertificate(), record);
+  forwarderReceiver = http.createServer(record);
+  platformReceiverUrl = `https://127.0.0.1:${await listenOnLoopback(platformReceiver)}/webhooks`;
+  forwarderReceiverUrl = `http://127.0.0.1:${await listenOnLoopback(forwarderReceiver)}/webhooks`;
 });
 afterAll(async () => {
   await server.close();
-  receiver.close();
+  platformReceiver.close();
+  forwarderReceiver.close();
 });
 
 /**
@@ -67,13 +83,13 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   const call = (method: string, route: string, body?: unknown) =>
     fetch(`${server.url}/partner/v1${route}`, bearer(token, body === undefined ? { method } : jsonRequest(method, body)));
 
-  const registered = await call("POST", "/webhook_endpoints", { url: receiverUrl, enabled_events: ["*"], description: "local receiver" });
+  const registered = await call("POST", "/webhook_endpoints", { url: platformReceiverUrl, enabled_events: ["*"], description: "local receiver" });
   expect(registered.status).toBe(201);
   const endpoint = await registered.json();
   expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
 
   // The forwarder (cli listen) runs alongside, as an integrator would run it on their laptop.
-  const cli = spawn(path.resolve("node_modules/.bin/tsx"), ["bin/cli.ts", "listen", "--forward-to", receiverUrl, "--api-url", server.url, "--max-events", "3", "--events", "application.created,application.submitted,decision.completed"], {
+  const cli = spawn(path.resolve("node_modules/.bin/tsx"), ["bin/cli.ts", "listen", "--forward-to", forwarderReceiverUrl, "--api-url", server.url, "--max-events", "3", "--events", "application.created,application.submitted,decision.completed"], {
     env: { ...process.env, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
   });
   // Listened for at once: with --max-events the forwarder may finish before the checks below do.

@@ -1,7 +1,11 @@
+import { pbkdf2 } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AddressLookup, checkWebhookUrl, isPrivateAddress, postWebhook, systemLookup } from "@/lib/webhooks/outbound";
+import { type AddressLookup, checkWebhookUrl, isPrivateAddress, postWebhook, resolverLookup } from "@/lib/webhooks/outbound";
+import { startDnsServer, type DnsServer } from "../../helpers/dns-server";
+import { eventually } from "../../helpers/eventually";
 
 interface ReceivedRequest {
   method: string;
@@ -168,7 +172,7 @@ describe("isPrivateAddress", () => {
 });
 
 describe("checkWebhookUrl", () => {
-  const strict = { allowHttp: false, allowPrivate: false };
+  const strict = { allowPrivate: false };
   const resolver = lookupAnswering({
     "hooks.example.com": ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
     "loopback.example.com": ["127.0.0.1"],
@@ -218,31 +222,73 @@ describe("checkWebhookUrl", () => {
     expect(await checkWebhookUrl("https://hooks.example.com/webhooks?source=lending", { ...strict, lookup: resolver.lookup })).toBeNull();
   });
 
+  it("answers localhost names with the loopback addresses without asking DNS", async () => {
+    for (const url of ["https://localhost/x", "https://localhost./x", "https://api.localhost:8443/x"]) {
+      expect(await checkWebhookUrl(url, { ...strict, lookup: failIfAsked })).toBe("private_address");
+    }
+  });
+
   it("skips the address checks and DNS entirely when private addresses are allowed", async () => {
-    const options = { allowHttp: false, allowPrivate: true, lookup: failIfAsked };
+    const options = { allowPrivate: true, lookup: failIfAsked };
     expect(await checkWebhookUrl("https://127.0.0.1/", options)).toBeNull();
     expect(await checkWebhookUrl("https://[::1]/x", options)).toBeNull();
     expect(await checkWebhookUrl("https://does-not-resolve.invalid/", options)).toBeNull();
   });
 
-  it("still applies the other rules when private addresses are allowed", async () => {
-    const options = { allowHttp: false, allowPrivate: true, lookup: failIfAsked };
+  it("still applies the other rules when private addresses are allowed, https first of all", async () => {
+    const options = { allowPrivate: true, lookup: failIfAsked };
     expect(await checkWebhookUrl("http://127.0.0.1/", options)).toBe("not_https");
+    expect(await checkWebhookUrl("http://localhost:4242/webhooks", options)).toBe("not_https");
+    expect(await checkWebhookUrl("ftp://127.0.0.1/", options)).toBe("not_https");
     expect(await checkWebhookUrl("https://user:pass@127.0.0.1/", options)).toBe("has_credentials");
   });
 
-  it("allows http when told to, but still refuses private addresses and other protocols", async () => {
-    const options = { allowHttp: true, allowPrivate: false, lookup: failIfAsked };
-    expect(await checkWebhookUrl("http://8.8.8.8/hooks", options)).toBeNull();
-    expect(await checkWebhookUrl("http://127.0.0.1/hooks", options)).toBe("private_address");
-    expect(await checkWebhookUrl("ftp://8.8.8.8/hooks", options)).toBe("not_https");
+  it("refuses http to a public address too", async () => {
+    expect(await checkWebhookUrl("http://8.8.8.8/hooks", { ...strict, lookup: failIfAsked })).toBe("not_https");
   });
 });
 
-describe("systemLookup", () => {
-  it("answers IP literals with the address and its family", async () => {
-    expect(await systemLookup("127.0.0.1")).toEqual([{ address: "127.0.0.1", family: 4 }]);
-    expect(await systemLookup("::1")).toEqual([{ address: "::1", family: 6 }]);
+describe("resolverLookup", () => {
+  const dnsServers: DnsServer[] = [];
+  afterEach(async () => {
+    await Promise.all(dnsServers.splice(0).map((server) => server.close()));
+  });
+
+  async function dnsAnswering(answer: DnsServer["answer"]): Promise<DnsServer> {
+    const server = await startDnsServer(answer);
+    dnsServers.push(server);
+    return server;
+  }
+
+  it("asks the given name server for A and AAAA records and lists the IPv4 addresses first", async () => {
+    const dns = await dnsAnswering(() => ({ addresses: ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", "93.184.215.14", "93.184.215.15"] }));
+    expect(await resolverLookup([dns.address])("hooks.example.test")).toEqual([
+      { address: "93.184.215.14", family: 4 },
+      { address: "93.184.215.15", family: 4 },
+      { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 },
+    ]);
+    expect(dns.queries.map((query) => `${query.type} ${query.name}`).sort()).toEqual(["A hooks.example.test", "AAAA hooks.example.test"]);
+  });
+
+  it("resolves a name that has only IPv6 addresses, and rejects one that does not exist", async () => {
+    const dns = await dnsAnswering(({ name }) => (name === "v6.example.test" ? { addresses: ["2606:4700:4700::1111"] } : "nxdomain"));
+    const lookup = resolverLookup([dns.address]);
+    expect(await lookup("v6.example.test")).toEqual([{ address: "2606:4700:4700::1111", family: 6 }]);
+    await expect(lookup("missing.example.test")).rejects.toMatchObject({ code: "ENOTFOUND" });
+  });
+
+  it("waits on the event loop, not libuv's thread pool: thread-pool work runs at once while eight lookups hang", async () => {
+    const dns = await dnsAnswering(() => "silence");
+    const lookup = resolverLookup([dns.address]);
+    // Eight: twice the pool's four threads, which getaddrinfo (dns.lookup) would all have held.
+    const pending = Array.from({ length: 8 }, (_, index) => lookup(`slow-${index}.example.test`).catch((error: NodeJS.ErrnoException) => error.code));
+    await eventually(async () => dns.queries.length, (sent) => sent >= 16);
+
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 4 }, () => promisify(pbkdf2)("secret", "salt", 1, 32, "sha256")));
+    expect(performance.now() - started).toBeLessThan(500);
+
+    expect(await Promise.all(pending)).toEqual(new Array(8).fill("ETIMEOUT"));
   });
 });
 
