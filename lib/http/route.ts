@@ -87,6 +87,12 @@ export interface EndpointConfig<
    */
   idempotent?: I;
   /**
+   * Top-level fields of an idempotent endpoint's reply that carry a secret shown once (spec 5.1: only a hash is
+   * stored). The Idempotency-Key's record stores the reply without them, so a replay returns the object without
+   * them and names them in `Idempotent-Withheld-Fields`.
+   */
+  secretFields?: readonly string[];
+  /**
    * The idempotent handler's kind of transaction, when not Prisma's: only the application create, whose batched
    * transaction on the fast lane is measured (docs/performance.md).
    */
@@ -177,7 +183,12 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const handlerInput = { request, context, tenant, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, request, body }, context);
     if (declared.idempotent) {
-      response = await runIdempotently(declared.handler, handlerInput, { tenant, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
+      response = await runIdempotently(declared.handler, handlerInput, {
+        tenant,
+        transactionKind: declared.transactionKind,
+        secretFields: declared.secretFields ?? [],
+        beforeHandler: meterOperation,
+      });
     } else {
       await meterOperation();
       response = toResponse(await declared.handler(handlerInput as never));
@@ -200,6 +211,11 @@ function assertScopeDeclared(ring: Ring, key: string, target: Endpoint): void {
   const scope = target.config.scope;
   if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
   if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
+}
+
+/** Secret fields are withheld from an Idempotency-Key's record: an endpoint without one has nothing to withhold them from. */
+function assertSecretFieldsIdempotent(key: string, target: Endpoint): void {
+  if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
 }
 
 /** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
@@ -234,6 +250,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     const target = endpoints[method];
     if (!target) return methodNotAllowed;
     assertScopeDeclared(ring, `${method} ${path}`, target);
+    assertSecretFieldsIdempotent(`${method} ${path}`, target);
     registerEndpoint({ ring, method, path, config: target.config });
     return (request, context) => runEndpoint(ring, target, request, context);
   };
