@@ -3,8 +3,10 @@
 import { prismaTransaction, type TransactionKind } from "../db";
 import {
   claimIdempotencyKey,
+  claimTakenOverError,
   completeIdempotencyKey,
   idempotencyOutcomeStatement,
+  isClaimTakenOver,
   readIdempotencyKey,
   releaseIdempotencyKey,
   requestFingerprint,
@@ -69,14 +71,14 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput, 
     await options.beforeHandler();
     const result = await kind.run(async (transaction) => {
       const outcome = asReply(await handler({ ...input, transaction } as never));
-      await kind.write(transaction, idempotencyOutcomeStatement(claim.recordId, outcome.status, storable(outcome.body, options.secretFields)));
+      await kind.write(transaction, idempotencyOutcomeStatement(claim, outcome.status, storable(outcome.body, options.secretFields)));
       return outcome;
     });
     return toResponse(result);
   } catch (error) {
-    const outcome = errorOutcome(error, context);
-    if (outcome.retryable) await releaseIdempotencyKey(claim.recordId);
-    else await completeIdempotencyKey(claim.recordId, outcome.response.status, outcome.body);
+    const outcome = errorOutcome(isClaimTakenOver(error) ? claimTakenOverError() : error, context);
+    if (outcome.retryable) await releaseIdempotencyKey(claim);
+    else if (!(await completeIdempotencyKey(claim, outcome.response.status, outcome.body))) return errorOutcome(claimTakenOverError(), context).response;
     return outcome.response;
   }
 }

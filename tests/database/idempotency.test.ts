@@ -1,12 +1,24 @@
-// The Idempotency-Key records (lib/idempotency/idempotency.ts) against the real PostgreSQL, below HTTP: what a
-// migration did to the records already stored.
+// The Idempotency-Key records (lib/idempotency/idempotency.ts) against the real PostgreSQL, below HTTP: a claim
+// taken over from a first request that outlived the stale limit, racing that request's own ending; and what a
+// migration did to the records already stored. The HTTP behaviour is in tests/api/partner/idempotency.test.ts.
 import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
+import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { IDEMPOTENCY_RETENTION_MS } from "@/lib/idempotency/idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_RETENTION_MS,
+  idempotencyOutcomeStatement,
+  IN_PROGRESS_STALE_MS,
+  releaseIdempotencyKey,
+  requestFingerprint,
+  type Claim,
+} from "@/lib/idempotency/idempotency";
 import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { createTestProject } from "../helpers/partner";
+import { sessionPid, untilSessionsWaitOn } from "../helpers/row-locks";
 
 let project: ProjectCredentials;
 
@@ -35,6 +47,72 @@ async function storedRecord(key: string, status: number, body: object): Promise<
   });
   return id;
 }
+
+const T0 = "2099-05-06T07:08:09.000Z";
+const FINGERPRINT = requestFingerprint("POST", "/partner/v1/keys", { type: "secret" });
+const scope = () => ({ projectId: project.project_id, environment: "sandbox" as const });
+
+/** Claims `key`, expecting to hold it (a replay or a refusal fails the test). */
+async function claim(key: string): Promise<Extract<Claim, { kind: "claimed" }>> {
+  const claimed = await claimIdempotencyKey(scope(), key, FINGERPRINT);
+  if (claimed.kind !== "claimed") throw new Error(`expected to claim ${key}, got ${JSON.stringify(claimed)}`);
+  return claimed;
+}
+
+describe("a claim taken over after the stale limit", () => {
+  it("waits for the first request's outcome committing at that moment, and replays it instead of running again", async () => {
+    const clock = freezeClock(T0);
+    const first = await claim("racing-commit");
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    let holding!: (pid: number) => void;
+    const held = new Promise<number>((resolve) => (holding = resolve));
+    // The first request's transaction at the moment it writes its outcome. It holds the record's row from the
+    // start so that the retry, which reads the record without a lock, still finds it in progress and meets the
+    // row held when it tries to take it over (the write alone would make the retry's insert wait instead).
+    const firstTransaction = db().$transaction(async (transaction) => {
+      await transaction.$queryRaw`SELECT id FROM idempotency_keys WHERE id = ${first.recordId} FOR UPDATE`;
+      holding(await sessionPid(transaction));
+      await finishing;
+      await transaction.$executeRaw(idempotencyOutcomeStatement(first, 201, { id: "key_first" }));
+    });
+    const firstPid = await held;
+
+    clock.advance(IN_PROGRESS_STALE_MS + 1_000);
+    const retry = claimIdempotencyKey(scope(), "racing-commit", FINGERPRINT);
+    await untilSessionsWaitOn(firstPid, 1);
+    finish();
+    await firstTransaction;
+
+    expect(await retry).toEqual({ kind: "replay", status: 201, body: { id: "key_first" } });
+  });
+
+  it("leaves the retry's claim in place when the first request gives its key back after a fault", async () => {
+    const clock = freezeClock(T0);
+    const first = await claim("released-late");
+    clock.advance(IN_PROGRESS_STALE_MS + 1_000);
+    const retry = await claim("released-late");
+    expect(retry.recordId).toBe(first.recordId);
+
+    await releaseIdempotencyKey(first);
+
+    await expect(claimIdempotencyKey(scope(), "released-late", FINGERPRINT)).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
+    expect(await db().idempotencyKey.findUniqueOrThrow({ where: { id: retry.recordId } })).toMatchObject({ status: "in_progress", lockedAt: clock.advance(0) });
+  });
+
+  it("does not record the first request's final failure over the retry still running", async () => {
+    const clock = freezeClock(T0);
+    const first = await claim("failed-late");
+    clock.advance(IN_PROGRESS_STALE_MS + 1_000);
+    const retry = await claim("failed-late");
+
+    expect(await completeIdempotencyKey(first, 409, { error: { code: "conflict" } })).toBe(false);
+
+    await expect(claimIdempotencyKey(scope(), "failed-late", FINGERPRINT)).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
+    expect(await completeIdempotencyKey(retry, 201, { id: "key_retry" })).toBe(true);
+    expect(await claimIdempotencyKey(scope(), "failed-late", FINGERPRINT)).toEqual({ kind: "replay", status: 201, body: { id: "key_retry" } });
+  });
+});
 
 const bodyOf = async (id: string) => (await db().idempotencyKey.findUniqueOrThrow({ where: { id } })).responseBody;
 

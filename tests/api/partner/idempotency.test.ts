@@ -9,6 +9,7 @@ import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { holdRowLock } from "../../helpers/row-locks";
 import { expectApiError, type ErrorBody, expectJson as expectJsonBody } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
@@ -362,6 +363,42 @@ describe("a first request still in progress", () => {
   });
 });
 
+describe("a first request whose key a retry took over", () => {
+  const applicationBody = { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "a@example.co.uk" } };
+
+  // Both run their transaction against the real database, the first stopped inside it by a lock the test holds
+  // on the project's row (each create's insert must share it), for longer than the 60 s the retry waits.
+  it.each([
+    ["POST /keys, in a Prisma transaction", "/keys", { type: "secret" }, () => keyCount(project.project_id)],
+    ["POST /applications, in the batched transaction", "/applications", applicationBody, () => db().application.count({ where: { projectId: project.project_id } })],
+  ])("takes effect once: %s", async (_name, path, body, count) => {
+    const clock = freezeClock(T0);
+    const token = await mintToken(server.url, project);
+    const before = await count();
+    const lock = await holdRowLock("projects", project.project_id);
+
+    const first = post(token, path, body, "overtaken");
+    await lock.untilWaiting(1);
+    clock.advance(IN_PROGRESS_STALE_MS + 1_000);
+    const retry = post(token, path, body, "overtaken");
+    await lock.untilWaiting(2);
+    await lock.release();
+
+    const [firstResponse, retryResponse] = await Promise.all([first, retry]);
+    const created = await expectJson<{ id: string }>(retryResponse, 201);
+    // The first could not commit once its claim was gone: it did nothing, and says to ask again.
+    const refused = await expectApiError(firstResponse, 409, "idempotency_key_in_progress");
+    expect(refused.error.retryable).toBe(true);
+    expect(await count()).toBe(before + 1);
+    const record = await db().idempotencyKey.findFirstOrThrow({ where: { projectId: project.project_id, key: "overtaken" } });
+    expect(record).toMatchObject({ status: "completed", responseStatus: 201, lockedAt: clock.advance(0) });
+
+    const asked = await post(token, path, body, "overtaken");
+    expect(asked.headers.get(REPLAYED)).toBe("true");
+    expect((await expectJson<{ id: string }>(asked, 201)).id).toBe(created.id);
+  });
+});
+
 describe("retention", () => {
   it("treats a key as new once its 24 hours have passed", async () => {
     const clock = freezeClock(T0);
@@ -427,9 +464,9 @@ describe("after a fault", () => {
     const scope = { projectId: project.project_id, environment: "sandbox" as const };
     const fingerprint = requestFingerprint("POST", "/partner/v1/keys", { type: "secret" });
     const first = await claimIdempotencyKey(scope, "fault-1", fingerprint);
-    expect(first.kind).toBe("claimed");
+    if (first.kind !== "claimed") throw new Error(`expected a claim, got ${first.kind}`);
     await expect(claimIdempotencyKey(scope, "fault-1", fingerprint)).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
-    await releaseIdempotencyKey((first as { recordId: string }).recordId);
+    await releaseIdempotencyKey(first);
     expect((await claimIdempotencyKey(scope, "fault-1", fingerprint)).kind).toBe("claimed");
   });
 });
