@@ -78,6 +78,7 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput, 
   } catch (error) {
     const outcome = errorOutcome(isClaimTakenOver(error) ? claimTakenOverError() : error, context);
     if (outcome.retryable) await releaseIdempotencyKey(claim);
+    // Taken over meanwhile: the retry's outcome, not this failure, is the key's answer.
     else if (!(await completeIdempotencyKey(claim, outcome.response.status, outcome.body))) return errorOutcome(claimTakenOverError(), context).response;
     return outcome.response;
   }

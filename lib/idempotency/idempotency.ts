@@ -26,6 +26,8 @@ export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
 /** A first request still "in progress" after this long is presumed dead and its key may be claimed again. */
 export const IN_PROGRESS_STALE_MS = 60_000;
+/** The wait a request told `idempotency_key_in_progress` is given (Retry-After). */
+const IN_PROGRESS_RETRY_AFTER_MS = 1_000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 export interface KeyScope {
@@ -53,7 +55,7 @@ export function isClaimTakenOver(error: unknown): boolean {
 export function claimTakenOverError(): ApiError {
   return new ApiError("idempotency_key_in_progress", {
     message: "A retry with this Idempotency-Key took over after this request ran for more than a minute; this request changed nothing. Retry to get the outcome.",
-    retryAfterMs: 1_000,
+    retryAfterMs: IN_PROGRESS_RETRY_AFTER_MS,
   });
 }
 
@@ -113,9 +115,9 @@ export async function claimIdempotencyKey(scope: KeyScope, key: string, fingerpr
       if (taken.count === 1) return { kind: "claimed", recordId: existing.id, claimedAt: now };
       continue; // completed meanwhile (replay it) or taken over by another retry (in progress)
     }
-    throw new ApiError("idempotency_key_in_progress", { retryAfterMs: 1_000 });
+    throw new ApiError("idempotency_key_in_progress", { retryAfterMs: IN_PROGRESS_RETRY_AFTER_MS });
   }
-  throw new ApiError("idempotency_key_in_progress", { retryAfterMs: 1_000 });
+  throw new ApiError("idempotency_key_in_progress", { retryAfterMs: IN_PROGRESS_RETRY_AFTER_MS });
 }
 
 /**
