@@ -2,7 +2,7 @@
 // way to the database; the fast lane (lib/fast-lane.ts) shares the pool for the few measured hot paths.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient, type Prisma } from "./generated/prisma/client";
+import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { stopChangeFeed } from "./change-feed";
 import { config } from "./env";
 
@@ -87,4 +87,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   return error instanceof Error && UNAVAILABLE_POOL_MESSAGES.test(error.message);
+}
+
+/**
+ * The SQLSTATE of a failed statement, as `pg` reports it (the fast lane) or as Prisma passes on its driver
+ * adapter's: how a caller recognises an error its own SQL raised.
+ */
+export function sqlState(error: unknown): string | undefined {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+    return typeof cause?.originalCode === "string" ? cause.originalCode : undefined;
+  }
+  return error instanceof pg.DatabaseError ? error.code : undefined;
 }

@@ -4,14 +4,20 @@ import type { Command } from "../cli-kit";
 export const maintenanceRun: Command = {
   words: ["maintenance", "run"],
   synopsis: "[--json]",
-  description: "Run the hourly housekeeping now: prune Idempotency-Keys past their 24 hours and events past their 30 days.",
+  description:
+    "Run the hourly housekeeping now: prune Idempotency-Keys past their 24 hours, events past their 30 days, enquiries past their 90 days and support sessions 30 days after their last message.",
   options: {},
   async run({ database, print }) {
     await database();
     const result = await runMaintenance();
-    print(`Pruned ${result.idempotencyKeysPruned} expired idempotency key(s) and ${result.eventsPruned} event(s) past retention.`, {
-      idempotency_keys_pruned: result.idempotencyKeysPruned,
-      events_pruned: result.eventsPruned,
-    });
+    print(
+      `Pruned ${result.idempotencyKeysPruned} expired idempotency key(s), ${result.eventsPruned} event(s), ${result.enquiriesPruned} enquiry(ies) and ${result.supportSessionsPruned} support session(s) past retention.`,
+      {
+        idempotency_keys_pruned: result.idempotencyKeysPruned,
+        events_pruned: result.eventsPruned,
+        enquiries_pruned: result.enquiriesPruned,
+        support_sessions_pruned: result.supportSessionsPruned,
+      },
+    );
   },
 };

@@ -3,8 +3,10 @@
 import { prismaTransaction, type TransactionKind } from "../db";
 import {
   claimIdempotencyKey,
+  claimTakenOverError,
   completeIdempotencyKey,
   idempotencyOutcomeStatement,
+  isClaimTakenOver,
   readIdempotencyKey,
   releaseIdempotencyKey,
   requestFingerprint,
@@ -27,11 +29,19 @@ export interface IdempotentOptions {
   transactionKind?: TransactionKind<unknown>;
   /** The route's sub-limit: spent only by a request that will run the handler, never by a replay. */
   beforeHandler: () => Promise<void>;
+  /** Top-level reply fields holding a secret shown once: never stored, so a replay goes without them. */
+  secretFields: readonly string[];
 }
 
 function asReply(outcome: Reply | Response): Reply {
   if (outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
   return outcome;
+}
+
+/** The reply as its Idempotency-Key record keeps it: without the fields that carry a secret. */
+function storable(body: unknown, secretFields: readonly string[]): unknown {
+  if (secretFields.length === 0 || body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([field]) => !secretFields.includes(field)));
 }
 
 /**
@@ -50,6 +60,8 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput, 
   const claim = await claimIdempotencyKey(options.tenant!, key, requestFingerprint(request.method, context.url.pathname, input.body));
   if (claim.kind === "replay") {
     const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
+    // Only a success carried the secrets; a replayed error never had them.
+    if (claim.status < 400 && options.secretFields.length > 0) headers["Idempotent-Withheld-Fields"] = options.secretFields.join(", ");
     // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
     const correlationId = (claim.body as { error?: { correlation_id?: unknown } } | null)?.error?.correlation_id;
     if (typeof correlationId === "string") headers["X-Service-Correlation-Id"] = correlationId;
@@ -59,14 +71,15 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput, 
     await options.beforeHandler();
     const result = await kind.run(async (transaction) => {
       const outcome = asReply(await handler({ ...input, transaction } as never));
-      await kind.write(transaction, idempotencyOutcomeStatement(claim.recordId, outcome.status, outcome.body));
+      await kind.write(transaction, idempotencyOutcomeStatement(claim, outcome.status, storable(outcome.body, options.secretFields)));
       return outcome;
     });
     return toResponse(result);
   } catch (error) {
-    const outcome = errorOutcome(error, context);
-    if (outcome.retryable) await releaseIdempotencyKey(claim.recordId);
-    else await completeIdempotencyKey(claim.recordId, outcome.response.status, outcome.body);
+    const outcome = errorOutcome(isClaimTakenOver(error) ? claimTakenOverError() : error, context);
+    if (outcome.retryable) await releaseIdempotencyKey(claim);
+    // Taken over meanwhile: the retry's outcome, not this failure, is the key's answer.
+    else if (!(await completeIdempotencyKey(claim, outcome.response.status, outcome.body))) return errorOutcome(claimTakenOverError(), context).response;
     return outcome.response;
   }
 }

@@ -100,6 +100,12 @@ export interface EndpointConfig<
    */
   idempotent?: I;
   /**
+   * Top-level fields of an idempotent endpoint's reply that carry a secret shown once (spec 5.1: only a hash is
+   * stored). The Idempotency-Key's record stores the reply without them, so a replay returns the object without
+   * them and names them in `Idempotent-Withheld-Fields`.
+   */
+  secretFields?: readonly string[];
+  /**
    * The idempotent handler's kind of transaction, when not Prisma's: only the application create, whose batched
    * transaction on the fast lane is measured (docs/performance.md).
    */
@@ -199,7 +205,12 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const handlerInput = { request, context, tenant, client: client ?? undefined, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, request }, context);
     if (declared.idempotent) {
-      response = await runIdempotently(declared.handler, handlerInput, { tenant, transactionKind: declared.transactionKind, beforeHandler: meterOperation });
+      response = await runIdempotently(declared.handler, handlerInput, {
+        tenant,
+        transactionKind: declared.transactionKind,
+        secretFields: declared.secretFields ?? [],
+        beforeHandler: meterOperation,
+      });
     } else {
       await meterOperation();
       response = toResponse(await declared.handler(handlerInput as never));
@@ -256,13 +267,15 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
 
 /**
  * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
- * authenticates an OAuth client takes no bearer token.
+ * authenticates an OAuth client takes no bearer token. Only an idempotent endpoint stores replies, so only it
+ * may name fields to withhold from them.
  */
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   const { scope, authenticatesClient } = target.config;
   if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
   if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
   if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
+  if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
 }
 
 /** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */

@@ -1,8 +1,23 @@
-// Periodic housekeeping, run hourly by the background driver. Deletes are idempotent, so several processes
-// running them is harmless.
+// Periodic housekeeping, run hourly by the background driver: deletes of rows past their retention
+// (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their last
+// message). Deletes are idempotent, so several processes running them is harmless.
+import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
+import { pruneExpiredSupportSessions } from "../support/chat";
 
-export async function runMaintenance(): Promise<{ idempotencyKeysPruned: number; eventsPruned: number }> {
-  return { idempotencyKeysPruned: await pruneExpiredIdempotencyKeys(), eventsPruned: await pruneExpiredEvents() };
+type MaintenanceReport = {
+  idempotencyKeysPruned: number;
+  eventsPruned: number;
+  enquiriesPruned: number;
+  supportSessionsPruned: number;
+};
+
+export async function runMaintenance(): Promise<MaintenanceReport> {
+  return {
+    idempotencyKeysPruned: await pruneExpiredIdempotencyKeys(),
+    eventsPruned: await pruneExpiredEvents(),
+    enquiriesPruned: await pruneExpiredEnquiries(),
+    supportSessionsPruned: await pruneExpiredSupportSessions(),
+  };
 }

@@ -6,7 +6,8 @@
 // - a session closes after 30 minutes without a message, or once it has had 50 messages; a message to a closed
 //   session is 409 `support_session_closed`, and the session is marked closed when that is first noticed;
 // - an unknown session id is 404 `not_found` (it never silently starts a new session).
-// The visitor's words are not stored: a session row keeps only its status, message count and times.
+// The visitor's words are not stored: a session row keeps only its status, message count and times, and is
+// deleted by the hourly maintenance 30 days after its last message.
 import { answerQuestion } from "../assistant/answer";
 import { clock } from "../clock";
 import { config } from "../env";
@@ -14,6 +15,9 @@ import { db, type DatabaseClient } from "../db";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { SUPPORT_SESSION_IDLE_MS, SUPPORT_SESSION_MAX_MESSAGES, type SendSupportMessageBody } from "./schemas";
+
+/** How long a session is kept after its last message (docs/public-api.md). */
+export const SUPPORT_SESSION_RETENTION_MS = 30 * 24 * 3_600_000;
 
 export interface SupportChatReply {
   session_id: string;
@@ -57,4 +61,10 @@ export async function sendSupportMessage(options: SendSupportMessageBody & { tra
   const signInUrl = config().SSO_URL;
   const answer = await answerQuestion(message, { signInUrl });
   return { session_id: id, reply: answer.answerHtml, handoff: answer.handoff, ...(answer.handoff ? { sign_in_url: signInUrl } : {}) };
+}
+
+/** Deletes sessions whose last message is more than 30 days old (long closed); returns how many. */
+export async function pruneExpiredSupportSessions(): Promise<number> {
+  const { count } = await db().supportSession.deleteMany({ where: { lastMessageAt: { lt: new Date(clock.now().getTime() - SUPPORT_SESSION_RETENTION_MS) } } });
+  return count;
 }

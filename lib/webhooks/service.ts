@@ -161,21 +161,28 @@ export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id
   });
 }
 
-/** A new secret; the old one keeps signing (a second `v1`) for `overlapHours`, so receivers can switch over. */
+/**
+ * A new secret; the old one keeps signing (a second `v1`) for `overlapHours`, so receivers can switch over. The
+ * row is locked first so concurrent rolls take turns: each keeps the secret the one before it returned.
+ */
 export async function rollWebhookSecret({ tenant, id, overlapHours }: { tenant: Tenant; id: string; overlapHours: number }) {
-  const endpoint = await getOwnWebhookEndpointOrThrow(tenant, id);
+  await getOwnWebhookEndpointOrThrow(tenant, id);
   const now = clock.now();
   const secret = newWebhookSecret();
-  const updated = await db().webhookEndpoint.update({
-    where: { id },
-    data: {
-      secret,
-      previousSecret: overlapHours > 0 ? endpoint.secret : null,
-      previousSecretExpiresAt: overlapHours > 0 ? new Date(now.getTime() + overlapHours * HOUR_MS) : null,
-      updatedAt: now,
-    },
+  return db().$transaction(async (transaction) => {
+    const endpoint = await lockWebhookEndpoint(transaction, id);
+    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    const updated = await transaction.webhookEndpoint.update({
+      where: { id },
+      data: {
+        secret,
+        previousSecret: overlapHours > 0 ? endpoint.secret : null,
+        previousSecretExpiresAt: overlapHours > 0 ? new Date(now.getTime() + overlapHours * HOUR_MS) : null,
+        updatedAt: now,
+      },
+    });
+    return { ...serializeWebhookEndpoint(updated), secret };
   });
-  return { ...serializeWebhookEndpoint(updated), secret };
 }
 
 export async function deleteWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {

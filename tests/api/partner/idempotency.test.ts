@@ -1,6 +1,6 @@
 // Idempotency-Key on create-type partner POSTs (spec 4.12), over HTTP against POST /partner/v1/applications,
-// POST /partner/v1/keys and POST /partner/v1/keys/{id}/roll. Time-travel tests freeze the clock
-// before minting any token they use.
+// POST /partner/v1/keys, POST /partner/v1/keys/{id}/roll and POST /partner/v1/webhook_endpoints. Time-travel
+// tests freeze the clock before minting any token they use.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -9,6 +9,7 @@ import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { holdRowLock } from "../../helpers/row-locks";
 import { expectApiError, type ErrorBody, expectJson as expectJsonBody } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
@@ -23,6 +24,7 @@ interface ApiKeyBody {
 
 const T0 = "2099-01-10T10:00:00.000Z"; // far future: other files' expiry sweeps (real clock) must never find applications made here
 const REPLAYED = "idempotent-replayed";
+const WITHHELD = "idempotent-withheld-fields";
 
 let server: AppServer;
 let project: ProjectCredentials;
@@ -44,6 +46,9 @@ function post(token: string, path: string, body: unknown, key?: string): Promise
   const init = { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) };
   return fetch(`${server.url}/partner/v1${path}`, bearer(token, init));
 }
+
+/** A key object as an Idempotency-Key replays it: the secret is shown once and never stored. */
+const withoutSecret = ({ secret: _secret, ...rest }: ApiKeyBody) => rest;
 
 const expectJson = <T = ApiKeyBody>(response: Response, status: number) => expectJsonBody<T>(response, status);
 
@@ -141,20 +146,19 @@ describe("POST /partner/v1/applications", () => {
 });
 
 describe("replaying a finished request", () => {
-  it("returns the stored 201 body, secret included, with Idempotent-Replayed and no second key", async () => {
+  it("returns the stored 201 body, less the secret, with Idempotent-Replayed and no second key", async () => {
     const token = await mintToken(server.url, project);
     const first = await post(token, "/keys", { type: "secret" }, "replay-me");
     expect(first.headers.get(REPLAYED)).toBeNull();
-    const firstText = await first.clone().text();
     const created = await expectJson(first, 201);
     expect(created.secret).toMatch(/^sk_sandbox_/);
     const count = await keyCount(project.project_id);
 
     const replay = await post(token, "/keys", { type: "secret" }, "replay-me");
     expect(replay.headers.get(REPLAYED)).toBe("true");
-    // Byte for byte, key order included.
-    expect(await replay.clone().text()).toBe(firstText);
-    expect(await expectJson(replay, 201)).toEqual(created);
+    // Byte for byte as first sent, key order included, the secret aside.
+    expect(await replay.clone().text()).toBe(JSON.stringify(withoutSecret(created)));
+    expect(await expectJson(replay, 201)).toEqual(withoutSecret(created));
     expect(await keyCount(project.project_id)).toBe(count);
   });
 
@@ -165,7 +169,7 @@ describe("replaying a finished request", () => {
 
     const replay = await post(token, "/keys", '{ "environment" : "sandbox",\n  "type": "secret" }', "reordered");
     expect(replay.headers.get(REPLAYED)).toBe("true");
-    expect(await expectJson(replay, 201)).toEqual(created);
+    expect(await expectJson(replay, 201)).toEqual(withoutSecret(created));
     expect(await keyCount(project.project_id)).toBe(count);
   });
 
@@ -183,6 +187,7 @@ describe("replaying a finished request", () => {
 
     const replay = await post(token, `/keys/${keyId}/roll`, {}, "roll-2");
     expect(replay.headers.get(REPLAYED)).toBe("true");
+    expect(replay.headers.get(WITHHELD)).toBeNull();
     expect(await expectJson<ErrorBody>(replay, 409)).toEqual(conflict);
     expect(await keyCount(project.project_id)).toBe(count);
   });
@@ -196,6 +201,64 @@ describe("replaying a finished request", () => {
     expect(replay.headers.get(REPLAYED)).toBe("true");
     // docs/api-conventions.md: every error response carries the header, equal to error.correlation_id.
     expect(replay.headers.get("x-service-correlation-id")).toBe(conflict.error.correlation_id);
+  });
+});
+
+describe("responses that carry a secret (spec 5.1: shown once, only a hash stored)", () => {
+  const PUBLIC_URL = "https://93.184.215.14/hooks";
+
+  /** The outcome the database holds for `key`, as the stored text. */
+  async function storedOutcome(projectId: string, key: string): Promise<{ status: number | null; text: string }> {
+    const [row] = await db().$queryRaw<{ status: number | null; text: string }[]>`
+      SELECT response_status AS status, response_body::text AS text FROM idempotency_keys WHERE project_id = ${projectId} AND key = ${key}`;
+    return row!;
+  }
+
+  /**
+   * Sends `body` to `path` twice under one key: the first answer carries the secret; the stored outcome and the
+   * replay are the same object without it, and the replay names the withheld field.
+   */
+  async function expectSecretWithheld(path: string, body: unknown, key: string, secretPattern: RegExp): Promise<void> {
+    const token = await mintToken(server.url, project);
+    const first = await post(token, path, body, key);
+    expect(first.headers.get(WITHHELD)).toBeNull();
+    const created = await expectJson<Record<string, unknown>>(first, 201);
+    expect(created.secret).toMatch(secretPattern);
+    const { secret, ...withoutSecret } = created;
+
+    const stored = await storedOutcome(project.project_id, key);
+    expect(stored.status).toBe(201);
+    expect(stored.text).not.toContain(secret as string);
+    expect(JSON.parse(stored.text)).toEqual(withoutSecret);
+
+    const replay = await post(token, path, body, key);
+    expect(replay.headers.get(REPLAYED)).toBe("true");
+    expect(replay.headers.get(WITHHELD)).toBe("secret");
+    const replayed = await expectJson<Record<string, unknown>>(replay, 201);
+    expect(replayed).toEqual(withoutSecret);
+    expect(replayed).not.toHaveProperty("secret");
+  }
+
+  it("POST /keys stores and replays the key without its secret", async () => {
+    const count = await keyCount(project.project_id);
+    await expectSecretWithheld("/keys", { type: "secret" }, "secret-create", /^sk_sandbox_/);
+    expect(await keyCount(project.project_id)).toBe(count + 1);
+  });
+
+  it("POST /keys stores and replays a publishable key without its value", async () => {
+    await expectSecretWithheld("/keys", { type: "publishable" }, "publishable-create", /^pk_sandbox_/);
+  });
+
+  it("POST /keys/{id}/roll stores and replays the successor without its secret", async () => {
+    const keyId = await sandboxSecretKeyId(project.project_id);
+    const count = await keyCount(project.project_id);
+    await expectSecretWithheld(`/keys/${keyId}/roll`, { overlap_hours: 1 }, "secret-roll", /^sk_sandbox_/);
+    expect(await keyCount(project.project_id)).toBe(count + 1);
+  });
+
+  it("POST /webhook_endpoints stores and replays the endpoint without its signing secret", async () => {
+    await expectSecretWithheld("/webhook_endpoints", { url: PUBLIC_URL, enabled_events: ["*"] }, "secret-endpoint", /^whsec_/);
+    expect(await db().webhookEndpoint.count({ where: { projectId: project.project_id } })).toBe(1);
   });
 });
 
@@ -260,7 +323,7 @@ describe("malformed keys", () => {
     const created = await expectJson(await post(token, "/keys", { type: "secret" }, key), 201);
     const replay = await post(token, "/keys", { type: "secret" }, key);
     expect(replay.headers.get(REPLAYED)).toBe("true");
-    expect(await expectJson(replay, 201)).toEqual(created);
+    expect(await expectJson(replay, 201)).toEqual(withoutSecret(created));
   });
 });
 
@@ -296,7 +359,43 @@ describe("a first request still in progress", () => {
     const created = await expectJson(taken, 201);
     expect(await keyCount(project.project_id)).toBe(count + 1);
     const record = await db().idempotencyKey.findFirstOrThrow({ where: { projectId: project.project_id, key: "stuck" } });
-    expect(record).toMatchObject({ status: "completed", responseStatus: 201, responseBody: created });
+    expect(record).toMatchObject({ status: "completed", responseStatus: 201, responseBody: withoutSecret(created) });
+  });
+});
+
+describe("a first request whose key a retry took over", () => {
+  const applicationBody = { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "a@example.co.uk" } };
+
+  // Both run their transaction against the real database, the first stopped inside it by a lock the test holds
+  // on the project's row (each create's insert must share it), for longer than the 60 s the retry waits.
+  it.each([
+    ["POST /keys, in a Prisma transaction", "/keys", { type: "secret" }, () => keyCount(project.project_id)],
+    ["POST /applications, in the batched transaction", "/applications", applicationBody, () => db().application.count({ where: { projectId: project.project_id } })],
+  ])("takes effect once: %s", async (_name, path, body, count) => {
+    const clock = freezeClock(T0);
+    const token = await mintToken(server.url, project);
+    const before = await count();
+    const lock = await holdRowLock("projects", project.project_id);
+
+    const first = post(token, path, body, "overtaken");
+    await lock.untilWaiting(1);
+    clock.advance(IN_PROGRESS_STALE_MS + 1_000);
+    const retry = post(token, path, body, "overtaken");
+    await lock.untilWaiting(2);
+    await lock.release();
+
+    const [firstResponse, retryResponse] = await Promise.all([first, retry]);
+    const created = await expectJson<{ id: string }>(retryResponse, 201);
+    // The first could not commit once its claim was gone: it did nothing, and says to ask again.
+    const refused = await expectApiError(firstResponse, 409, "idempotency_key_in_progress");
+    expect(refused.error.retryable).toBe(true);
+    expect(await count()).toBe(before + 1);
+    const record = await db().idempotencyKey.findFirstOrThrow({ where: { projectId: project.project_id, key: "overtaken" } });
+    expect(record).toMatchObject({ status: "completed", responseStatus: 201, lockedAt: clock.advance(0) });
+
+    const asked = await post(token, path, body, "overtaken");
+    expect(asked.headers.get(REPLAYED)).toBe("true");
+    expect((await expectJson<{ id: string }>(asked, 201)).id).toBe(created.id);
   });
 });
 
@@ -365,9 +464,9 @@ describe("after a fault", () => {
     const scope = { projectId: project.project_id, environment: "sandbox" as const };
     const fingerprint = requestFingerprint("POST", "/partner/v1/keys", { type: "secret" });
     const first = await claimIdempotencyKey(scope, "fault-1", fingerprint);
-    expect(first.kind).toBe("claimed");
+    if (first.kind !== "claimed") throw new Error(`expected a claim, got ${first.kind}`);
     await expect(claimIdempotencyKey(scope, "fault-1", fingerprint)).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
-    await releaseIdempotencyKey((first as { recordId: string }).recordId);
+    await releaseIdempotencyKey(first);
     expect((await claimIdempotencyKey(scope, "fault-1", fingerprint)).kind).toBe("claimed");
   });
 });

@@ -11,7 +11,9 @@ import { config } from "@/lib/env";
 import { recordEvents } from "@/lib/events/events";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { signingSecrets } from "@/lib/webhooks/deliver";
+import { signWebhookPayload, verifyWebhookSignature } from "@/lib/webhooks/signature";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { holdRowLock } from "../../helpers/row-locks";
 import { expectApiError, jsonRequest, type ErrorBody, expectJson as expectJsonBody } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
@@ -224,23 +226,20 @@ describe("POST /webhook_endpoints", () => {
     expect(await endpointCount(project.project_id)).toBe(0);
   });
 
-  it("replays a retry with the same Idempotency-Key byte for byte, secret included, and registers one endpoint", async () => {
+  it("replays a retry with the same Idempotency-Key without the secret, and registers one endpoint", async () => {
     const { project, token } = await freshProject();
     const request = { url: PUBLIC_URL, enabled_events: ["*"], description: "retried" };
     const headers = { "idempotency-key": "register-endpoint-0001" };
 
-    const first = await call(token, "POST", "/webhook_endpoints", request, headers);
-    const firstText = await first.text();
-    expect({ status: first.status, body: firstText }).toMatchObject({ status: 201 });
-    const second = await call(token, "POST", "/webhook_endpoints", request, headers);
-    const secondText = await second.text();
-    expect(second.status).toBe(201);
-    expect(second.headers.get("idempotent-replayed")).toBe("true");
-    expect(secondText).toBe(firstText);
-
-    const created = JSON.parse(firstText) as EndpointBody;
+    const created = await expectJson(await call(token, "POST", "/webhook_endpoints", request, headers), 201);
     expect(created.secret).toMatch(SECRET);
-    expect((JSON.parse(secondText) as EndpointBody).secret).toBe(created.secret);
+    const second = await call(token, "POST", "/webhook_endpoints", request, headers);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.headers.get("idempotent-withheld-fields")).toBe("secret");
+    // The signing secret is shown once (spec 2.7, 5.1): the Idempotency-Key's record never held it.
+    const { secret: _secret, ...withoutSecret } = created;
+    expect(await second.text()).toBe(JSON.stringify(withoutSecret));
+
     const rows = await db().webhookEndpoint.findMany({ where: { projectId: project.project_id } });
     expect(rows.map((row) => row.id)).toEqual([created.id]);
     expect(rows[0]!.secret).toBe(created.secret);
@@ -630,6 +629,28 @@ describe("POST /webhook_endpoints/{id}/roll_secret", () => {
     const twice = await expectJson(await call(token, "POST", `/webhook_endpoints/${created.id}/roll_secret`), 200);
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     expect(signingSecrets(row, new Date(T0))).toEqual([twice.secret, once.secret]);
+  });
+
+  it("keeps the secrets of two concurrent rolls both signing: the later roll overlaps the earlier one's secret", async () => {
+    freezeClock(T0);
+    const { token } = await freshProject();
+    const created = await register(token);
+    // Both rolls arrive while the endpoint's row is busy, and go on together when it is free.
+    const lock = await holdRowLock("webhook_endpoints", created.id);
+    const rolls = [1, 2].map(() => call(token, "POST", `/webhook_endpoints/${created.id}/roll_secret`));
+    await lock.untilWaiting(2);
+    await lock.release();
+    const returned = await Promise.all(rolls.map(async (roll) => (await expectJson(await roll, 200)).secret!));
+
+    const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
+    const signing = signingSecrets(row, new Date(T0));
+    expect([...signing].sort()).toEqual([...returned].sort());
+    expect(signing).not.toContain(created.secret);
+    // Each secret handed out verifies a delivery signed as the endpoint signs now.
+    const payload = JSON.stringify({ id: "evt_roll", object: "event" });
+    const timestamp = Math.floor(new Date(T0).getTime() / 1000);
+    const header = signWebhookPayload(payload, signing, timestamp);
+    for (const secret of returned) expect(verifyWebhookSignature({ payload, header, secret, now: timestamp })).toEqual({ id: "evt_roll", object: "event" });
   });
 
   it.each([

@@ -54,6 +54,15 @@ describe("endpoint configs", () => {
     for (const [name, limit] of Object.entries(SUB_LIMITS)) expect(used.has(limit), name).toBe(true);
   });
 
+  it("withhold the secret from the Idempotency-Key record of every idempotent endpoint that shows one (spec 5.1)", () => {
+    const withSecrets = endpoints.filter((declared) => declared.config.secretFields?.length).map(({ method, path, config }) => [`${method} ${path}`, config.secretFields]);
+    expect(withSecrets).toEqual([
+      ["POST /keys", ["secret"]],
+      ["POST /keys/{id}/roll", ["secret"]],
+      ["POST /webhook_endpoints", ["secret"]],
+    ]);
+  });
+
   it("are the table docs/authentication.md shows", () => {
     const documented = readFileSync("docs/authentication.md", "utf8");
     expect(documented, `docs/authentication.md should contain:\n${partnerRouteTable()}`).toContain(partnerRouteTable());
@@ -63,6 +72,12 @@ describe("endpoint configs", () => {
 describe("defineRoute", () => {
   it("refuses a partner endpoint that declares no scope", () => {
     expect(() => defineRoute("partner", "/unscoped", { GET: endpoint({ handler: () => ok({}) }) })).toThrow('Partner endpoint "GET /unscoped" declares no scope');
+  });
+
+  it("refuses secret fields on an endpoint that is not idempotent: there is no record to keep them from", () => {
+    expect(() => defineRoute("partner", "/secretive", { POST: endpoint({ scope: "partner:manage", secretFields: ["secret"], handler: () => ok({}) }) })).toThrow(
+      'Endpoint "POST /secretive" declares secretFields but is not idempotent',
+    );
   });
 
   it("refuses a scope on a ring without bearer tokens", () => {

@@ -13,6 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     scope: "partner:manage",
     body: createKeyBodySchema,
     idempotent: true,
+    secretFields: ["secret"],
     handler: async ({ tenant, body, transaction }) => created(await createKey({ tenant, input: body, transaction })),
   }),
 });

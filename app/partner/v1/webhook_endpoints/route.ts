@@ -13,6 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     scope: "webhooks:manage",
     body: createWebhookEndpointBodySchema,
     idempotent: true,
+    secretFields: ["secret"],
     handler: async ({ tenant, body, transaction }) => created(await createWebhookEndpoint({ tenant, input: body, transaction })),
   }),
 });

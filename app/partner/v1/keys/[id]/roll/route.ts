@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: keyIdParamsSchema,
     body: rollKeyBodySchema,
     idempotent: true,
+    secretFields: ["secret"],
     handler: async ({ tenant, params, body, transaction }) => created(await rollKey({ tenant, id: params.id, overlapHours: body.overlap_hours, transaction })),
   }),
 });
