@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { recordEvents } from "@/lib/events/events";
 import type { Principal } from "@/lib/http/auth";
 import { meterPartnerRequest, meterSubLimit } from "@/lib/http/metering";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
@@ -152,6 +153,24 @@ describe("sub-limits and concurrency", () => {
     expect(error).toMatchObject({ code: "rate_limited", retryAfterMs: 1000 });
     await releases[0]!();
     await expect(meterPartnerRequest(caller, context())).resolves.toBeTypeOf("function");
+  });
+});
+
+describe("event replays", () => {
+  it("are limited to bursts of 10, then 2 a second, per project", async () => {
+    const clock = freezeClock("2027-02-06T09:00:00.000Z");
+    const project = await createTestProject();
+    const token = await mintToken(server.url, project);
+    const [eventId] = await db().$transaction((transaction) =>
+      recordEvents(transaction, [{ projectId: project.project_id, environment: "sandbox", type: "application.created", object: { id: "app_replayed" }, createdAt: new Date("2027-02-06T09:00:00.000Z") }]),
+    );
+    const replay = () => fetch(`${server.url}/partner/v1/events/${eventId}/replay`, bearer(token, { method: "POST" }));
+    expect(await spend(10, replay)).toEqual(Array(10).fill(202));
+    const refused = await replay();
+    await expectApiError(refused, 429, "rate_limited");
+    expect(refused.headers.get("ratelimit-policy")).toBe("2;w=1;burst=10");
+    clock.advance(1_000);
+    expect(await spend(3, replay)).toEqual([202, 202, 429]);
   });
 });
 

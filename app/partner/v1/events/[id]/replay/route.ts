@@ -2,10 +2,12 @@
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
 import { eventIdParamsSchema, replayEventBodySchema } from "@/lib/events/schemas";
 import { replayEvent } from "@/lib/events/service";
+import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/{id}/replay", {
   POST: endpoint({
     scope: "webhooks:manage",
+    rateLimit: SUB_LIMITS.eventsReplay,
     params: eventIdParamsSchema,
     body: replayEventBodySchema,
     idempotent: true,
