@@ -15,10 +15,10 @@ import { BACKGROUND_OPERATIONS } from "@/lib/jobs/operations";
 import type { Tenant } from "@/lib/tenant";
 import { deliverDueWebhooks, MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver";
 import { createWebhookEndpoint } from "@/lib/webhooks/service";
-import { eventually } from "../../helpers/eventually";
-import { useIsolatedDatabase } from "../../helpers/isolated-database";
-import { createTestProject } from "../../helpers/partner";
-import { trustedTestCertificate } from "../../helpers/tls";
+import { eventually } from "../helpers/eventually";
+import { useIsolatedDatabase } from "../helpers/isolated-database";
+import { createTestProject } from "../helpers/partner";
+import { trustedTestCertificate } from "../helpers/tls";
 
 const T0 = new Date("2030-06-01T09:00:00.000Z");
 /** How long a hanging receiver holds an attempt here, instead of the production 10 s. */
