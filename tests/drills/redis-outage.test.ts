@@ -4,24 +4,16 @@
 // limits are kept in Redis again, without a restart.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { freezeClock } from "@/lib/clock";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { freePort } from "../helpers/free-port";
 import { eventually } from "../helpers/eventually";
 import { expectApiError } from "../helpers/http";
 import { bearer, createTestProject, mintToken } from "../helpers/partner";
 
 const redisServerInstalled = spawnSync("redis-server", ["--version"]).status === 0;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
