@@ -2,6 +2,7 @@
 // and a clear 4xx for each kind of bad input. Probe routes use the builder exactly as app routes do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { sharedPool } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -34,6 +35,10 @@ const probeRoutes = {
         throw new ApiError("rate_limited", { retryAfterMs: 1_500 });
       },
     }),
+  }),
+  "/partner/v1/_probe/malformed-query": defineRoute("site", "/_probe/malformed-query", {
+    // A message PostgreSQL cannot read: the NUL ends the simple query early (08P01 protocol_violation).
+    GET: endpoint({ handler: async () => ok((await sharedPool().query("SELECT 'a\u0000b'")).rows) }),
   }),
   "/public/v1/_probe": defineRoute("public", "/_probe", {
     POST: endpoint({ body: z.strictObject({ note: z.string() }), handler: () => created({ ok: true }) }),
@@ -256,6 +261,14 @@ describe("faults", () => {
     expect(text).not.toContain("stack");
     const logged = entries.find((entry) => entry.msg === "unhandled error");
     expect(logged).toMatchObject({ level: "error", correlation_id: body.error.correlation_id, error: "database password is hunter2" });
+  });
+
+  it("answers a query PostgreSQL refuses with 500 internal_error, not a retryable 503: the database is up", async () => {
+    const { result: response, entries } = await captureLogs(() => fetch(`${server.url}/partner/v1/_probe/malformed-query`));
+    const body = await expectApiError(response, 500, "internal_error");
+    expect(response.headers.get("retry-after")).toBeNull();
+    expect(entries.filter((entry) => entry.level !== "info").map(({ level, msg }) => ({ level, msg }))).toEqual([{ level: "error", msg: "unhandled error" }]);
+    expect(entries.find((entry) => entry.msg === "unhandled error")).toMatchObject({ correlation_id: body.error.correlation_id });
   });
 
   it("logs one structured line per request with method, path, status, duration and request id", async () => {
