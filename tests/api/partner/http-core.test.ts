@@ -1,5 +1,6 @@
 // The cross-cutting HTTP behaviour every route inherits from the route builder: ids, the error envelope,
 // and a clear 4xx for each kind of bad input. Probe routes use the builder exactly as app routes do.
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sharedPool } from "@/lib/db";
@@ -7,7 +8,9 @@ import { ApiError } from "@/lib/errors";
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
+import { eventually } from "../../helpers/eventually";
 import { captureLogs } from "../../helpers/logs";
+import { createTestProject, mintToken } from "../../helpers/partner";
 
 const probeBody = z.strictObject({
   business: z.strictObject({ company_number: z.string().length(8) }),
@@ -269,6 +272,27 @@ describe("faults", () => {
     expect(response.headers.get("retry-after")).toBeNull();
     expect(entries.filter((entry) => entry.level !== "info").map(({ level, msg }) => ({ level, msg }))).toEqual([{ level: "error", msg: "unhandled error" }]);
     expect(entries.find((entry) => entry.msg === "unhandled error")).toMatchObject({ correlation_id: body.error.correlation_id });
+  });
+
+  it.each([
+    ["a probe route", "/partner/v1/_probe", false],
+    ["the application create", "/partner/v1/applications", true],
+  ])("logs a client that hangs up mid-body on %s as a client abort, not as the database being unavailable", async (_, path, authenticated) => {
+    const authorization = authenticated ? `Authorization: Bearer ${await mintToken(server.url, await createTestProject())}\r\n` : "";
+    const { entries } = await captureLogs(async (arriving) => {
+      const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+      socket.on("error", () => undefined);
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      await new Promise((sent) => socket.write(`${head}{"business":`, sent));
+      socket.destroy();
+      await eventually(async () => arriving.some((entry) => entry.msg === "request"), Boolean);
+    });
+    const aboutTheRequest = entries.filter((entry) => entry.path === path);
+    expect(aboutTheRequest.map(({ level, msg, method }) => ({ level, msg, method }))).toEqual([
+      { level: "info", msg: "client closed the request", method: "POST" },
+      { level: "info", msg: "request", method: "POST" },
+    ]);
+    expect(entries.filter((entry) => entry.level === "warn" || entry.level === "error")).toEqual([]);
   });
 
   it("logs one structured line per request with method, path, status, duration and request id", async () => {
