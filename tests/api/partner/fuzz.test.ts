@@ -2,8 +2,10 @@
 // headers hold. Requests are drawn from each endpoint's own schemas, mixed with hostile values
 // (tests/helpers/request-fuzz.ts), with a token holding every scope; real objects of the caller's (an
 // application and its decision, a webhook endpoint, a key, an event) are in the pool of ids, so updates,
-// actions and cursors reach the database. Seeded: every run sends the same requests.
+// actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
+// the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { freezeClock } from "@/lib/clock";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -15,6 +17,7 @@ import { loadAllEndpoints } from "../../helpers/routes";
 // The property is about faults, not limits: a 429 would only stop requests from reaching the code under test.
 process.env.RATE_LIMIT_SCALE = "1000";
 
+const T0 = "2199-05-01T00:00:00.000Z";
 const SEED = 20_261_201;
 const NUM_RUNS = 1_000;
 
@@ -23,6 +26,7 @@ let endpoints: RegisteredEndpoint[];
 let context: FuzzContext;
 
 beforeAll(async () => {
+  freezeClock(T0);
   server = await startAppServer();
   endpoints = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner");
   const project = await createTestProject();
@@ -135,10 +139,7 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
   };
 }
 
-it("covers every partner endpoint", () => {
+it("answers no request to any partner endpoint with a 5xx", async () => {
   expect(endpoints.length).toBeGreaterThanOrEqual(29);
-});
-
-it("answers no request with a 5xx", async () => {
   await assertNoServerError(server.url, requestsTo(endpoints, context), { seed: SEED, numRuns: NUM_RUNS });
 }, 120_000);

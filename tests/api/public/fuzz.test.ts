@@ -44,10 +44,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-it("covers every public endpoint", () => {
+it("answers no request to any public endpoint with a 5xx", async () => {
   expect(endpoints.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(["POST /enquiries", "POST /support/chat", "GET /quote/onetime"]));
-});
-
-it("answers no request with a 5xx", async () => {
   await assertNoServerError(server.url, requestsTo(endpoints, context), { seed: SEED, numRuns: NUM_RUNS });
 }, 120_000);

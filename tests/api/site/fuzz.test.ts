@@ -37,10 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-it("covers every site endpoint", () => {
+it("answers no request to any site endpoint with a 5xx", async () => {
   expect(endpoints.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(["GET /healthz", "POST /oauth/token", "POST /oauth/clients/{id}/secrets"]));
-});
-
-it("answers no request with a 5xx", async () => {
   await assertNoServerError(server.url, requestsTo(endpoints, context), { seed: SEED, numRuns: NUM_RUNS });
 }, 120_000);
