@@ -1,8 +1,8 @@
 // Property: no request to a partner endpoint is answered with a 5xx, whatever its path ids, query, body and
-// headers hold. Requests are drawn from each endpoint's own schemas, mixed with hostile values
-// (tests/helpers/request-fuzz.ts), with a token holding every scope; real objects of the caller's (an
-// application and its decision, a webhook endpoint, a key, an event) are in the pool of ids, so updates,
-// actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
+// headers hold. Requests are drawn from each endpoint's own schemas and a valid request per endpoint, mixed with
+// hostile values (tests/helpers/request-fuzz.ts), with a token holding every scope; the caller's own objects
+// (applications in three states, their decisions, a webhook endpoint, a key, an event) are in the pool of ids,
+// so updates, actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
 // the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
