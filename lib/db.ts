@@ -70,23 +70,46 @@ export async function disconnectDatabase(): Promise<void> {
   await current.pool.end();
 }
 
-// Prisma codes meaning the database could not be reached or answered in time (not a query fault):
-// P1001 unreachable, P1002 timed out, P1008 operation timed out, P1017 connection closed, P2024 pool timeout.
-const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+// Connection failures, as each layer reports them. Anything else the database, pg or Prisma throws (a constraint,
+// a value PostgreSQL refuses, a message it cannot read) is a fault of the request or of our code: answered 503,
+// it would tell the client to retry what can only fail again.
+//
+// Prisma: P1001 unreachable, P1002 and P1008 timed out, P1017 connection closed, P2024 pool timeout, P2037 too
+// many connections; its driver adapter names the same kinds on the errors it wraps (a raw query's P2010 carries
+// one as `meta.driverAdapterError.cause`).
+const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
+const ADAPTER_CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+// SQLSTATE class 08 (connection exception) but 08P01 protocol_violation, which is a message we got wrong;
+// 53300 too many connections; 57P01-57P03 the server is shutting down or starting.
+const CONNECTION_SQLSTATES = new Set(["08000", "08001", "08003", "08004", "08006", "08007", "53300", "57P01", "57P02", "57P03"]);
+// A system call on the database's socket that failed. Node gives a client that hangs up mid-request ECONNRESET
+// too, but that error comes from no system call.
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
+const POOL_MESSAGES = /^(timeout exceeded when trying to connect|Connection terminated)/;
 
-// The same, as `pg` reports them on the fast lane: socket errors, SQLSTATE class 08 (connection exception),
-// 53300 (too many connections) and 57P01-57P03 (the server is shutting down or starting).
-const UNAVAILABLE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
-const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[123])$/;
-const UNAVAILABLE_POOL_MESSAGES = /^(timeout exceeded when trying to connect|Connection terminated)/;
+function isConnectionFailure(error: object): boolean {
+  const { code, kind, syscall } = error as { code?: unknown; kind?: unknown; syscall?: unknown };
+  if (typeof code === "string" && (PRISMA_CONNECTION_CODES.has(code) || CONNECTION_SQLSTATES.has(code))) return true;
+  if (typeof kind === "string" && ADAPTER_CONNECTION_KINDS.has(kind)) return true;
+  if (typeof code === "string" && typeof syscall === "string" && SOCKET_CODES.has(code)) return true;
+  return error instanceof Error && POOL_MESSAGES.test(error.message);
+}
+
+/** The errors `error` wraps: Prisma's driver adapter error and its payload, or an AggregateError's parts. */
+function wrappedErrors(error: object): unknown[] {
+  const { cause, meta } = error as { cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  return [cause, meta?.driverAdapterError, ...(error instanceof AggregateError ? error.errors : [])];
+}
+
+function reportsConnectionFailure(error: unknown, depth: number): boolean {
+  // Prisma's error, the adapter's, its payload: a few layers at most, and a cycle of causes must not loop.
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  return isConnectionFailure(error) || wrappedErrors(error).some((inner) => reportsConnectionFailure(inner, depth + 1));
+}
 
 /** True for errors that mean "try again shortly" rather than a bug: the caller answers 503, retryable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const code = String((error as { code?: unknown }).code);
-  if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
-  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
-  return error instanceof Error && UNAVAILABLE_POOL_MESSAGES.test(error.message);
+  return reportsConnectionFailure(error, 0);
 }
 
 /**

@@ -21,7 +21,12 @@ export interface Statements {
 /** A value as a SQL literal. Only the types our statements bind; anything else is a programming error. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
-  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (typeof value === "string") {
+    // PostgreSQL reads a query message up to its first NUL: the rest would be a malformed message. Request
+    // strings never hold one (lib/http/request-string.ts); this keeps any other value from cutting a batch short.
+    if (value.includes("\u0000")) throw new TypeError("Cannot write a NUL character into a statement");
+    return pg.escapeLiteral(value);
+  }
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new TypeError(`Cannot write ${value} into a statement`);
     return value < 0 ? `(${value})` : String(value);

@@ -1,5 +1,6 @@
 // Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
 import { metadataSchema } from "../http/metadata";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
@@ -15,12 +16,12 @@ const NAME_MAX_LENGTH = 100;
 const EMAIL_MAX_LENGTH = 254;
 const URI_MAX_LENGTH = 2048;
 
-export const companyNumberSchema = z.string().refine(isWellFormedCompanyNumber, {
+export const companyNumberSchema = requestString().refine(isWellFormedCompanyNumber, {
   message: "A company number is 8 characters: 8 digits, or 2 capital letters and 6 digits.",
   params: { reason: "invalid_format" },
 });
 
-export const applicationIdParamsSchema = z.strictObject({ id: z.string().startsWith("app_") });
+export const applicationIdParamsSchema = z.strictObject({ id: requestString().startsWith("app_") });
 
 export const createApplicationBodySchema = z
   .strictObject({
@@ -31,12 +32,12 @@ export const createApplicationBodySchema = z
     applicant: z
       .strictObject({
         email: z.email().max(EMAIL_MAX_LENGTH).optional(),
-        first_name: z.string().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+        first_name: requestString().trim().min(1).max(NAME_MAX_LENGTH).optional(),
       })
       .optional(),
-    redirect_uri: z.url({ protocol: /^https?$/ }).max(URI_MAX_LENGTH).optional(),
-    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).optional(),
-    introduction_id: z.string().regex(/^intro_[0-9a-z]{1,64}$/, "An introduction id looks like intro_...").optional(),
+    redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
+    reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+    introduction_id: requestString().regex(/^intro_[0-9a-z]{1,64}$/, "An introduction id looks like intro_...").optional(),
     metadata: metadataSchema.optional(),
   })
   .superRefine((body, context) => {
@@ -58,13 +59,13 @@ const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date
 export const listApplicationsQuerySchema = listQuerySchema(
   {
     status: z.enum(APPLICATION_STATUSES).optional(),
-    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+    reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
     created_after: timestamp.optional(),
   },
   { defaultLimit: 25 },
 );
 
-export const withdrawApplicationBodySchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).optional();
+export const withdrawApplicationBodySchema = z.strictObject({ reason: requestString().trim().min(1).max(500).optional() }).optional();
 
 /** Test helper: completes the hosted journey as the applicant would. */
 export const submitApplicationBodySchema = z

@@ -1,23 +1,23 @@
 // CMS page input (spec 2.10, 4.8): a page's key is a lower-case slug, its title a short line.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 
 export const CMS_PAGE_FORMATS = ["markdown", "html"] as const;
 export type CmsPageFormat = (typeof CMS_PAGE_FORMATS)[number];
 
 export const CMS_PAGE_KEY_MAX_LENGTH = 64;
 
-export const cmsPageKeySchema = z
-  .string()
+export const cmsPageKeySchema = requestString()
   .max(CMS_PAGE_KEY_MAX_LENGTH, `must be at most ${CMS_PAGE_KEY_MAX_LENGTH} characters`)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lower-case slug: letters a-z, digits and single hyphens between them");
 
-export const cmsPageTitleSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+export const cmsPageTitleSchema = requestString().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
 export const savePageInputSchema = z.strictObject({
   key: cmsPageKeySchema,
   title: cmsPageTitleSchema,
   format: z.enum(CMS_PAGE_FORMATS),
-  source: z.string(),
+  source: requestString(),
   publish: z.boolean().optional(),
 });
 

@@ -1,6 +1,7 @@
 // The cookie-consent snapshot a visitor's browser posts (spec 4.8 leaves the body to us). It carries the
 // visitor's choices and a random first-party id, nothing that identifies a person.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 
 /** A snapshot is four short fields; a body bigger than this is not one. */
 export const CONSENT_BODY_LIMIT_BYTES = 4 * 1024;
@@ -9,8 +10,8 @@ export const recordConsentBodySchema = z.strictObject({
   analytics: z.boolean(),
   marketing: z.boolean(),
   /** The id the site's banner generates and keeps in the browser: never an email, account id or address. */
-  anonymous_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
-  policy_version: z.string().min(1).max(32),
+  anonymous_id: requestString().regex(/^[A-Za-z0-9_-]{8,64}$/),
+  policy_version: requestString().min(1).max(32),
 });
 
 export type RecordConsentBody = z.output<typeof recordConsentBodySchema>;

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { DECLINE_REASONS } from "./engine";
 
-export const decisionIdParamsSchema = z.strictObject({ id: z.string().startsWith("dec_") });
+export const decisionIdParamsSchema = z.strictObject({ id: requestString().startsWith("dec_") });
 
 /** The refresh takes no parameters: it re-runs the engine on the application's current data. */
 export const refreshDecisionBodySchema = z.strictObject({}).optional();

@@ -3,6 +3,7 @@
 // `unknown_field`), then `form` (`form_required`), `email` (`invalid_email`), `dept` (`invalid_dept`), the size
 // of `fields` (`payload_too_large`), and anything else (`validation_failed`). Each lists its fields in `detail`.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { validationError } from "../http/validation";
 
@@ -27,8 +28,7 @@ export const FIELDS_MAX_BYTES = 8 * 1024;
 
 /** A string of `min` to `max` characters, counted in code points so an accented letter or an emoji is one. */
 function characters(min: number, max: number) {
-  return z
-    .string()
+  return requestString()
     .refine((value) => [...value].length >= min, { message: `Must be at least ${min} character(s).`, params: { reason: "too_small" }, abort: true })
     .refine((value) => [...value].length <= max, { message: `Must be at most ${max} characters.`, params: { reason: "too_large" } });
 }
@@ -50,8 +50,8 @@ export const createEnquiryBodySchema = z.strictObject({
   email: z.email().max(EMAIL_MAX_LENGTH),
   /** Defaults by form: DEFAULT_DEPARTMENTS. */
   dept: z.enum(ENQUIRY_DEPARTMENTS).optional(),
-  name: z.string().trim().pipe(characters(1, NAME_MAX_LENGTH)).optional(),
-  message: z.string().trim().pipe(characters(1, MESSAGE_MAX_LENGTH)).optional(),
+  name: requestString().trim().pipe(characters(1, NAME_MAX_LENGTH)).optional(),
+  message: requestString().trim().pipe(characters(1, MESSAGE_MAX_LENGTH)).optional(),
   fields: fieldsSchema.optional(),
 });
 

@@ -1,4 +1,5 @@
-// Reads a request body within the size cap and decodes it. Every failure is a typed 4xx, never a 500.
+// Reads a request body within the size cap and decodes it. Every failure is a typed 4xx, never a 500, or the
+// client's own hang-up (ClientAbortedError).
 import { ApiError } from "../errors";
 import type { Ring } from "../errors";
 
@@ -12,6 +13,23 @@ const ACCEPTED_MEDIA_TYPES: Record<BodyFormat, (mediaType: string) => boolean> =
 function tooLarge(ring: Ring, limit: number): ApiError {
   const message = `The request body exceeds the ${limit}-byte limit.`;
   return new ApiError(ring === "public" ? "request_body_too_large" : "payload_too_large", { message });
+}
+
+/**
+ * The client went away before its body arrived (Node's `Error: aborted`). Nobody will read the answer, and it
+ * is no fault of ours: the request's last step logs it as such rather than as an error.
+ */
+export class ClientAbortedError extends Error {
+  override name = "ClientAbortedError";
+}
+
+/** The next chunk of the body; a stream that fails here failed because the connection did. */
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (cause) {
+    throw new ClientAbortedError("The client closed the request before its body arrived.", { cause });
+  }
 }
 
 // An oversize body is still read (and discarded) up to this many times the cap before the 413 is sent: a
@@ -31,7 +49,7 @@ async function readWithinLimit(request: Request, limit: number, ring: Ring): Pro
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > drainLimit) {

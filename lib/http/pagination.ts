@@ -1,6 +1,7 @@
 // Cursor pagination (spec 4.11) and the list envelope (2.11). Ids sort by creation time (lib/ids.ts), so a
 // cursor is just an id: pages are stable while new objects arrive, and data is always newest first.
 import { z } from "zod";
+import { requestString } from "./request-string";
 import { isIdOf, type IdKind } from "../ids";
 import { ApiError } from "../errors";
 import { RenderedJson } from "./rendered-json";
@@ -8,8 +9,7 @@ import { RenderedJson } from "./rendered-json";
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-const wholeNumber = z
-  .string()
+const wholeNumber = requestString()
   .refine((value) => /^\d{1,6}$/.test(value), { message: "Expected a whole number.", params: { reason: "invalid_type" } })
   .transform(Number);
 
@@ -18,8 +18,8 @@ function paginationFields(defaultLimit: number) {
     limit: wholeNumber
       .pipe(z.number().min(1).max(MAX_PAGE_SIZE))
       .default(defaultLimit),
-    starting_after: z.string().min(1).optional(),
-    ending_before: z.string().min(1).optional(),
+    starting_after: requestString().min(1).optional(),
+    ending_before: requestString().min(1).optional(),
   };
 }
 

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { ApiError, renderError, type ErrorFormat, type Ring } from "../errors";
+import { ClientAbortedError } from "./body";
 import { rateLimitHeaders, type RateLimitState } from "./metering";
 import { RenderedJson } from "./rendered-json";
 
@@ -46,24 +47,20 @@ export function startRequest(request: Request, ring: Ring): RequestContext {
 
 const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
 
-function isClientAbort(error: unknown): boolean {
-  return error instanceof Error && (error.message === "aborted" || (error as { code?: unknown }).code === "ECONNRESET");
-}
-
 /**
- * Anything thrown, as a catalogue error. An unreachable database is a retryable 503; any other unexpected
- * exception is logged with its correlation id and becomes `internal_error`.
+ * Anything thrown, as a catalogue error. An unreachable database is a retryable 503; a client that hung up is
+ * logged as such; any other unexpected exception is logged with its correlation id and becomes `internal_error`.
  */
 function asApiError(thrown: unknown, context: RequestContext, correlationId: string): ApiError {
   if (thrown instanceof ApiError) return thrown;
+  if (thrown instanceof ClientAbortedError) {
+    // Nobody will read this answer; the status only completes the request's log line.
+    log.info("client closed the request", { request_id: context.requestId, method: context.method, path: context.url.pathname });
+    return new ApiError("invalid_json", { message: "The request body ended early." });
+  }
   if (isDatabaseUnavailable(thrown)) {
     log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname, ...describeError(thrown) });
     return new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
-  }
-  if (isClientAbort(thrown)) {
-    // The client hung up while sending its body: nobody will read this answer, and it is not our fault.
-    log.info("client closed the request", { request_id: context.requestId, path: context.url.pathname });
-    return new ApiError("invalid_json", { message: "The request body ended early." });
   }
   log.error("unhandled error", {
     correlation_id: correlationId,

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
 
 export const KEY_TYPES = ["secret", "publishable"] as const;
 export const KEY_ENVIRONMENTS = ["sandbox", "live"] as const;
 export const KEY_STATUSES = ["active", "expired", "revoked"] as const;
 
-export const keyIdParamsSchema = z.strictObject({ id: z.string().startsWith("key_") });
+export const keyIdParamsSchema = z.strictObject({ id: requestString().startsWith("key_") });
 
 export const listKeysQuerySchema = listQuerySchema({
   type: z.enum(KEY_TYPES).optional(),

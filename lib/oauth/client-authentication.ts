@@ -2,6 +2,7 @@
 // `client_secret_post`, never both. The client id is the project's `svc_client_...`; the client secret is one
 // of its secret keys (`sk_sandbox_...` or `sk_live_...`), whose prefix selects the environment.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { ListenedCache } from "../change-feed";
 import { clock } from "../clock";
 import { readRows } from "../fast-lane";
@@ -27,7 +28,7 @@ export interface PresentedClient {
  * RFC 6749 §3.2 says unrecognised parameters are ignored. An empty body is an empty form.
  */
 export function oauthFormSchema<F extends z.ZodRawShape>(fields: F) {
-  const form = z.object({ ...fields, client_id: z.string().optional(), client_secret: z.string().optional() });
+  const form = z.object({ ...fields, client_id: requestString().optional(), client_secret: requestString().optional() });
   // Every field of an OAuth form is optional (presence is checked with an OAuth error), so {} is a valid form.
   return form.optional().transform((value) => value ?? ({} as z.output<typeof form>));
 }

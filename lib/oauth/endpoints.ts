@@ -1,6 +1,7 @@
 // The OAuth endpoints, declared once and mounted at both addresses the spec gives them (4.1 and 4.7):
 // /partner/v1/oauth/* on the hub and /oauth/* on the site.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { createClientSecret } from "../keys/service";
 import { created, endpoint, ok } from "../http/route";
 import { SUB_LIMITS } from "../ratelimit/policies";
@@ -46,7 +47,7 @@ export const clientSecretsEndpoint = endpoint({
   rateLimit: SUB_LIMITS.oauthClientSecrets,
   bodyFormat: "form",
   errorFormat: "oauth",
-  params: z.strictObject({ id: z.string() }),
+  params: z.strictObject({ id: requestString() }),
   body: oauthFormSchema({}),
   handler: async ({ client, params }) => {
     if (client.clientId !== params.id) {

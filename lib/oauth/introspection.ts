@@ -2,14 +2,15 @@
 // project's tokens of its own environment (a sandbox key learns nothing of live tokens): anything else, like
 // anything expired, revoked, tampered or foreign, is `{active: false}`.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { readProjectState, isRevokedByProject } from "../projects/project-state";
 import { AUDIENCES, TokenRejectedError, verifyAccessToken, type AccessTokenClaims } from "./access-tokens";
 import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
 import { ApiError } from "../errors";
 
 export const introspectionRequestSchema = oauthFormSchema({
-  token: z.string().optional(),
-  token_type_hint: z.string().optional(),
+  token: requestString().optional(),
+  token_type_hint: requestString().optional(),
 });
 
 async function verifyForAnyAudience(token: string): Promise<AccessTokenClaims | null> {

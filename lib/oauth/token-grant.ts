@@ -1,14 +1,15 @@
 // The client-credentials grant (RFC 6749 §4.4, spec 4.7 and 5.2).
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { markKeyUsed } from "../keys/service";
 import { AUDIENCES, mintAccessToken, PARTNER_AUDIENCE, type Audience } from "./access-tokens";
 import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";
 import { ApiError } from "../errors";
 
 export const tokenRequestSchema = oauthFormSchema({
-  grant_type: z.string().optional(),
-  scope: z.string().optional(),
-  audience: z.string().optional(),
+  grant_type: requestString().optional(),
+  scope: requestString().optional(),
+  audience: requestString().optional(),
 });
 
 export type TokenRequest = z.output<typeof tokenRequestSchema>;

@@ -1,14 +1,14 @@
 // The public ring's pricing endpoints (spec 4.8, 2.10): the catalogue, the configuration, and the two quotes,
 // all from the one configuration, so they always reconcile.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { ApiError, type ErrorDetail } from "../errors";
 import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
 import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency } from "./quotes";
 import type { PricingConfig } from "./schemas";
 
-const wholeNumber = z
-  .string()
+const wholeNumber = requestString()
   .refine((value) => /^-?\d+(\.\d+)?$/.test(value), { message: "Expected a number.", params: { reason: "invalid_type" }, abort: true })
   .refine((value) => /^-?\d+$/.test(value), { message: "Expected a whole number.", params: { reason: "not_integer" }, abort: true })
   .refine((value) => value.length <= 9, { message: "Too many digits.", params: { reason: "too_large" } })

@@ -1,5 +1,6 @@
 // Creating a partner project with its OAuth client and a secret and publishable key per environment.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";
@@ -10,7 +11,7 @@ export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
 export type ProjectTier = (typeof PROJECT_TIERS)[number];
 
 export const createProjectInputSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: requestString().trim().min(1).max(200),
   tier: z.enum(PROJECT_TIERS).default("build"),
   scopes: z.array(z.enum(PARTNER_SCOPES)).min(1).optional(),
   isDemo: z.boolean().default(false),

@@ -4,6 +4,7 @@
 // anything else (422 `validation_failed`: a missing, non-string, empty or whitespace-only message, a malformed
 // session id). Each error lists its fields in `detail`.
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { ApiError } from "../errors";
 import { validationError } from "../http/validation";
 import { isIdOf } from "../ids";
@@ -17,8 +18,7 @@ export const SUPPORT_SESSION_MAX_MESSAGES = 50;
 /** Whole body; over it is 422 `request_body_too_large` (the builder's cap). */
 export const SUPPORT_CHAT_BODY_LIMIT_BYTES = 8 * 1024;
 
-const messageSchema = z
-  .string()
+const messageSchema = requestString()
   .refine((value) => value.trim().length > 0, { message: "message must not be empty.", params: { reason: "too_small" }, abort: true })
   .refine((value) => [...value].length <= SUPPORT_MESSAGE_MAX_LENGTH, {
     message: `message must be at most ${SUPPORT_MESSAGE_MAX_LENGTH} characters.`,
@@ -28,8 +28,7 @@ const messageSchema = z
 export const sendSupportMessageBodySchema = z.strictObject({
   message: messageSchema,
   /** Continues a session; left out, the message starts a new one. */
-  session_id: z
-    .string()
+  session_id: requestString()
     .refine((value) => isIdOf("supportSession", value), { message: "session_id must be a support session id (sess_...).", params: { reason: "invalid_format" } })
     .optional(),
 });

@@ -2,6 +2,7 @@
 // content so a browser revalidates cheaply (304 on a matching If-None-Match) and a new release is picked up.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { WIDGET_SCRIPT, WIDGET_STYLESHEET, WIDGET_VERSION } from "./widget-source";
 
 export interface WidgetAsset {
@@ -21,7 +22,7 @@ export const WIDGET_ASSETS = {
 } as const;
 
 /** An embedder may add a cache-busting `v`; it does not change the content. Anything else is 400 `unknown_field`. */
-export const widgetQuerySchema = z.strictObject({ v: z.string().max(64).optional() });
+export const widgetQuerySchema = z.strictObject({ v: requestString().max(64).optional() });
 
 /** True when If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2: a W/ prefix is ignored) or is `*`. */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {

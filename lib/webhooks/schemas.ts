@@ -1,5 +1,6 @@
 // Request schemas of the webhook endpoints API (spec 4.6, 2.7).
 import { z } from "zod";
+import { requestString } from "../http/request-string";
 import { CURRENT_API_VERSION, EVENT_TYPES } from "../events/events";
 import { metadataSchema } from "../http/metadata";
 import { listQuerySchema } from "../http/pagination";
@@ -11,12 +12,12 @@ export const WEBHOOK_ENDPOINTS_PER_PROJECT = 16;
 const URL_MAX_LENGTH = 2048;
 const DESCRIPTION_MAX_LENGTH = 500;
 
-export const webhookEndpointIdParamsSchema = z.strictObject({ id: z.string().startsWith("whe_") });
+export const webhookEndpointIdParamsSchema = z.strictObject({ id: requestString().startsWith("whe_") });
 
 // Event names are checked against the catalogue in the service, so an unknown one is `webhook_event_unknown`
 // (spec 7.3) rather than a generic validation failure.
 const enabledEventsSchema = z
-  .array(z.string().min(1).max(100))
+  .array(requestString().min(1).max(100))
   .min(1)
   .max(EVENT_TYPES.length + 1)
   .refine((events) => !events.includes("*") || events.length === 1, {
@@ -25,17 +26,17 @@ const enabledEventsSchema = z
   });
 
 export const createWebhookEndpointBodySchema = z.strictObject({
-  url: z.string().min(1).max(URL_MAX_LENGTH),
+  url: requestString().min(1).max(URL_MAX_LENGTH),
   enabled_events: enabledEventsSchema,
-  description: z.string().max(DESCRIPTION_MAX_LENGTH).optional(),
+  description: requestString().max(DESCRIPTION_MAX_LENGTH).optional(),
   api_version: z.enum(API_VERSIONS).optional(),
   metadata: metadataSchema.optional(),
 });
 
 export const updateWebhookEndpointBodySchema = z.strictObject({
-  url: z.string().min(1).max(URL_MAX_LENGTH).optional(),
+  url: requestString().min(1).max(URL_MAX_LENGTH).optional(),
   enabled_events: enabledEventsSchema.optional(),
-  description: z.string().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
+  description: requestString().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
   metadata: metadataSchema.optional(),
   /** true turns the endpoint off (no deliveries); false turns it back on, like POST /enable. */
   disabled: z.boolean().optional(),

@@ -1,11 +1,11 @@
 import { configureLogger, type LogEntry } from "@/lib/log";
 
-/** Collects log entries while `work` runs. */
-export async function captureLogs<T>(work: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
+/** Collects log entries while `work` runs; `work` sees them as they arrive, to wait for one. */
+export async function captureLogs<T>(work: (entries: readonly LogEntry[]) => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
   const entries: LogEntry[] = [];
   configureLogger({ level: "debug", sink: (entry) => entries.push(entry) });
   try {
-    return { result: await work(), entries };
+    return { result: await work(entries), entries };
   } finally {
     configureLogger({});
   }

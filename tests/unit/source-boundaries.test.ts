@@ -1,10 +1,17 @@
 // Boundaries the source keeps, checked by reading it: lib/ never imports from inngest/ (the functions there are
 // thin callers of lib/, not the other way round); configuration is read from the environment only in
-// lib/env.ts; and lib/ takes the time from the clock (lib/clock.ts), so tests can freeze it. scripts/ and
-// tests/ are outside these rules: they set up the environment the app reads.
+// lib/env.ts; strings from outside are built on requestString (lib/http/request-string.ts); and lib/ takes the
+// time from the clock (lib/clock.ts), so tests can freeze it. scripts/ and tests/ are outside these rules: they
+// set up the environment the app reads.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSourceFiles } from "../helpers/source-files";
+
+/**
+ * Strings that do not come from a request or the admin CLI, so need not be built on requestString: the
+ * configuration, a Companies House answer, and the claims of an access token we signed.
+ */
+const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-registry.ts", "lib/oauth/access-tokens.ts", "lib/http/request-string.ts"]);
 
 /** The rate limiter measures a store's outage and Upstash's reset instants in real time (see each file). */
 const REAL_TIME_FILES = new Set(["lib/ratelimit/limiter.ts", "lib/ratelimit/redis-store.ts"]);
@@ -35,6 +42,13 @@ describe("source boundaries", () => {
 
   it("reads the environment only in lib/env.ts", () => {
     const offending = files.filter(({ file, text }) => file !== "lib/env.ts" && /\bprocess\s*(\.\s*env\b|\[\s*["']env["']\s*\])/.test(text)).map(({ file }) => file);
+    expect(offending).toEqual([]);
+  });
+
+  it("builds every string from outside on requestString, so none PostgreSQL cannot store reaches a query", () => {
+    // z.url() accepts a NUL in a path, so it is only allowed behind requestString's pipe.
+    const bareString = /\bz\s*\.\s*string\s*\(|(?<!\.pipe\(\s*)\bz\s*\.\s*url\s*\(/;
+    const offending = files.filter(({ file, text }) => /^(lib|app)\//.test(file) && !NOT_INPUT_FILES.has(file) && bareString.test(text)).map(({ file }) => file);
     expect(offending).toEqual([]);
   });
 

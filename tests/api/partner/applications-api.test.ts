@@ -368,6 +368,31 @@ describe("creating an application: reference and metadata", () => {
   });
 });
 
+describe("creating an application: text the database cannot store", () => {
+  let partner: Partner;
+  beforeEach(async () => {
+    partner = await newPartner();
+  });
+
+  it.each([
+    { label: "a NUL in a metadata value", overrides: { metadata: { note: "a\u0000b" } }, field: "metadata.note" },
+    { label: "a NUL in a metadata key", overrides: { metadata: { "no\u0000te": "a" } }, field: "metadata.no\u0000te" },
+    { label: "an unpaired surrogate in a metadata value", overrides: { metadata: { note: "\ud800" } }, field: "metadata.note" },
+    { label: "a NUL in the reference", overrides: { reference: "order-1\u0000" }, field: "reference" },
+    { label: "a NUL in redirect_uri", overrides: { redirect_uri: "https://partner.example/back\u0000" }, field: "redirect_uri" },
+    { label: "a NUL in applicant.first_name", overrides: { applicant: { email: "director@example.co.uk", first_name: "Ada\u0000" } }, field: "applicant.first_name" },
+  ])("rejects $label as invalid_characters and creates nothing", async ({ overrides, field }) => {
+    const response = await postApplication(partner.token, validBody(overrides));
+    await expectValidationFailed(response, [{ field, reason: "invalid_characters" }]);
+    expect(await applicationCount(partner.project.project_id)).toBe(0);
+  });
+
+  it("keeps a character outside the Basic Multilingual Plane (a surrogate pair) verbatim", async () => {
+    const application = await createApplication(partner, { reference: "🙂 order", metadata: { "🙂": "𝄞" } });
+    expect([application.reference, application.metadata]).toEqual(["🙂 order", { "🙂": "𝄞" }]);
+  });
+});
+
 describe("creating an application: body shape", () => {
   let partner: Partner;
   beforeEach(async () => {
@@ -483,6 +508,7 @@ describe("retrieving an application", () => {
     ["a decision id", "dec_123"],
     ["a well-formed decision id", "dec_01jqz8x9k2m3n4p5q6r7s8t9va"],
     ["a word", "nope"],
+    ["an app_ id with a NUL in it", "app_%00"],
   ])("answers 404 not_found for %s", async (_, id) => {
     const partner = await newPartner();
     await expectApiError(await send(partner.token, "GET", `/applications/${id}`), 404, "not_found");
@@ -620,6 +646,10 @@ describe("listing applications", () => {
     it("rejects an unknown query parameter with 400 unknown_field", async () => {
       await expectUnknownField(await list(partner, "sort=asc"), "sort");
     });
+
+    it("rejects a NUL in the reference filter as invalid_characters", async () => {
+      await expectValidationFailed(await list(partner, "reference=order%001"), [{ field: "reference", reason: "invalid_characters" }]);
+    });
   });
 
   it("answers 404 for a cursor that is a key id", async () => {
@@ -748,6 +778,13 @@ describe("withdrawing an application", () => {
     const partner = await newPartner();
     const application = await createApplication(partner);
     await expectUnknownField(await withdraw(partner, application.id, { reason: "ok", note: "extra" }), "note");
+    expect((await readApplication(partner, application.id)).status).toBe("created");
+  });
+
+  it("rejects a NUL in the reason as invalid_characters and leaves the application as it was", async () => {
+    const partner = await newPartner();
+    const application = await createApplication(partner);
+    await expectValidationFailed(await withdraw(partner, application.id, { reason: "changed\u0000mind" }), [{ field: "reason", reason: "invalid_characters" }]);
     expect((await readApplication(partner, application.id)).status).toBe("created");
   });
 

@@ -1,12 +1,16 @@
 // The cross-cutting HTTP behaviour every route inherits from the route builder: ids, the error envelope,
 // and a clear 4xx for each kind of bad input. Probe routes use the builder exactly as app routes do.
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { sharedPool } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
+import { eventually } from "../../helpers/eventually";
 import { captureLogs } from "../../helpers/logs";
+import { createTestProject, mintToken } from "../../helpers/partner";
 
 const probeBody = z.strictObject({
   business: z.strictObject({ company_number: z.string().length(8) }),
@@ -34,6 +38,10 @@ const probeRoutes = {
         throw new ApiError("rate_limited", { retryAfterMs: 1_500 });
       },
     }),
+  }),
+  "/partner/v1/_probe/malformed-query": defineRoute("site", "/_probe/malformed-query", {
+    // A message PostgreSQL cannot read: the NUL ends the simple query early (08P01 protocol_violation).
+    GET: endpoint({ handler: async () => ok((await sharedPool().query("SELECT 'a\u0000b'")).rows) }),
   }),
   "/public/v1/_probe": defineRoute("public", "/_probe", {
     POST: endpoint({ body: z.strictObject({ note: z.string() }), handler: () => created({ ok: true }) }),
@@ -256,6 +264,35 @@ describe("faults", () => {
     expect(text).not.toContain("stack");
     const logged = entries.find((entry) => entry.msg === "unhandled error");
     expect(logged).toMatchObject({ level: "error", correlation_id: body.error.correlation_id, error: "database password is hunter2" });
+  });
+
+  it("answers a query PostgreSQL refuses with 500 internal_error, not a retryable 503: the database is up", async () => {
+    const { result: response, entries } = await captureLogs(() => fetch(`${server.url}/partner/v1/_probe/malformed-query`));
+    const body = await expectApiError(response, 500, "internal_error");
+    expect(response.headers.get("retry-after")).toBeNull();
+    expect(entries.filter((entry) => entry.level !== "info").map(({ level, msg }) => ({ level, msg }))).toEqual([{ level: "error", msg: "unhandled error" }]);
+    expect(entries.find((entry) => entry.msg === "unhandled error")).toMatchObject({ correlation_id: body.error.correlation_id });
+  });
+
+  it.each([
+    ["a probe route", "/partner/v1/_probe", false],
+    ["the application create", "/partner/v1/applications", true],
+  ])("logs a client that hangs up mid-body on %s as a client abort, not as the database being unavailable", async (_, path, authenticated) => {
+    const authorization = authenticated ? `Authorization: Bearer ${await mintToken(server.url, await createTestProject())}\r\n` : "";
+    const { entries } = await captureLogs(async (arriving) => {
+      const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+      socket.on("error", () => undefined);
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      await new Promise((sent) => socket.write(`${head}{"business":`, sent));
+      socket.destroy();
+      await eventually(async () => arriving.some((entry) => entry.msg === "request"), Boolean);
+    });
+    const aboutTheRequest = entries.filter((entry) => entry.path === path);
+    expect(aboutTheRequest.map(({ level, msg, method }) => ({ level, msg, method }))).toEqual([
+      { level: "info", msg: "client closed the request", method: "POST" },
+      { level: "info", msg: "request", method: "POST" },
+    ]);
+    expect(entries.filter((entry) => entry.level === "warn" || entry.level === "error")).toEqual([]);
   });
 
   it("logs one structured line per request with method, path, status, duration and request id", async () => {

@@ -206,6 +206,18 @@ describe("POST /webhook_endpoints", () => {
     expect(reasons(body)).toEqual([{ field: "metadata", reason: "too_many_pairs" }]);
   });
 
+  it.each([
+    { label: "a NUL in the description", extra: { description: "orders\u0000" }, field: "description" },
+    { label: "a NUL in the url", extra: { url: `${PUBLIC_URL}\u0000` }, field: "url" },
+    { label: "a NUL in a metadata value", extra: { metadata: { team: "\u0000" } }, field: "metadata.team" },
+    { label: "an unpaired surrogate in a metadata key", extra: { metadata: { "\udc00": "x" } }, field: "metadata.\udc00" },
+  ])("rejects $label with 422 invalid_characters and registers nothing", async ({ extra, field }) => {
+    const { project, token } = await freshProject();
+    const body = await expectApiError(await call(token, "POST", "/webhook_endpoints", { url: PUBLIC_URL, enabled_events: ["*"], ...extra }), 422, "validation_failed");
+    expect(reasons(body)).toEqual([{ field, reason: "invalid_characters" }]);
+    expect(await endpointCount(project.project_id)).toBe(0);
+  });
+
   it("rejects a body without url with 422 required", async () => {
     const { token } = await freshProject();
     const body = await expectApiError(await call(token, "POST", "/webhook_endpoints", { enabled_events: ["*"] }), 422, "validation_failed");
@@ -496,6 +508,14 @@ describe("POST /webhook_endpoints/{id} (update)", () => {
     const unknownEvent = await expectApiError(await call(token, "POST", `/webhook_endpoints/${created.id}`, { enabled_events: ["nope.nothing"] }), 422, "webhook_event_unknown");
     expect(reasons(unknownEvent)).toEqual([{ field: "enabled_events.0", reason: "unknown_event_type" }]);
     expect((await retrieve(token, created.id)).url).toBe(PUBLIC_URL);
+  });
+
+  it("rejects a NUL in a new description with 422 invalid_characters and keeps the old one", async () => {
+    const { token } = await freshProject();
+    const created = await register(token, { description: "before" });
+    const body = await expectApiError(await call(token, "POST", `/webhook_endpoints/${created.id}`, { description: "after\u0000" }), 422, "validation_failed");
+    expect(reasons(body)).toEqual([{ field: "description", reason: "invalid_characters" }]);
+    expect((await retrieve(token, created.id)).description).toBe("before");
   });
 
   it("turns the endpoint off with disabled true (reason manual) and back on with disabled false", async () => {

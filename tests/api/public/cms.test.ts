@@ -61,13 +61,13 @@ describe("GET /public/v1/cms/pages/{key}", () => {
     expect(response.headers.get("ratelimit-policy")).toBe("60;w=60");
   });
 
-  it("answers unknown, unpublished, upper-case, path-like and over-long keys with byte-identical 404s", async () => {
+  it("answers unknown, unpublished, upper-case, path-like, over-long and NUL-bearing keys with byte-identical 404s", async () => {
     const draft = uniqueKey("draft");
     await savePage({ key: draft, title: "Draft", format: "html", source: "<p>Not yet</p>" });
     const published = uniqueKey("about");
     await savePage({ key: published, title: "About", format: "html", source: "<p>About</p>", publish: true });
 
-    const keys = [uniqueKey("unknown"), draft, published.toUpperCase(), "About", "..%2Fetc", "a".repeat(65), "double--hyphen", "-leading"];
+    const keys = [uniqueKey("unknown"), draft, published.toUpperCase(), "About", "..%2Fetc", "a".repeat(65), "double--hyphen", "-leading", "about%00"];
     const responses = await Promise.all(keys.map(getPage));
     const shapes = responses.map(headerShape);
     const bodies = await Promise.all(responses.map(bodyWithoutCorrelationId));

@@ -210,6 +210,16 @@ describe("intake errors", () => {
     await expectIntakeError(await postEnquiry(input), 422, "validation_failed", detail);
   });
 
+  it.each([
+    { label: "a NUL in the message", input: { ...valid, message: "hello\u0000there" }, field: "message" },
+    { label: "an unpaired surrogate in the name", input: { ...valid, name: "Ada \ud83d" }, field: "name" },
+    { label: "a NUL in a fields key", input: { ...valid, fields: { "company\u0000": "Acme" } }, field: "fields.company\u0000" },
+    { label: "a NUL in a fields value", input: { ...valid, fields: { company: "Acme\u0000" } }, field: "fields.company" },
+  ])("answers $label with 422 validation_failed invalid_characters and stores nothing", async ({ input, field }) => {
+    await expectIntakeError(await postEnquiry(input), 422, "validation_failed", [{ field, reason: "invalid_characters" }]);
+    expect(await db().enquiry.count({ where: { createdAt: now } })).toBe(0);
+  });
+
   it("answers a JSON value that is not an object with 422 validation_failed", async () => {
     await expectIntakeError(await postRaw("[]"), 422, "validation_failed", [{ reason: "invalid_type" }]);
   });

@@ -1,7 +1,7 @@
 // The support chat and widget over HTTP (spec 4.8, 7.3): sessions start, continue and close (30 minutes idle,
 // 50 messages), the body limits answer in the chat's codes, replies are inert HTML, and the widget's script and
 // stylesheet are cacheable, versioned and self-contained.
-// The public ring allows 60 requests a minute per address, shared by every test in this file: it makes about 35.
+// The public ring allows 60 requests a minute per address, shared by every test in this file: it makes about 36.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -132,6 +132,11 @@ describe("the message body", () => {
   it("accepts a message of exactly 1000 characters", async () => {
     const body = await expectReply(await chat({ message: `What is Flex? ${"x".repeat(986)}` }));
     expect(body.session_id).toMatch(/^sess_/);
+  });
+
+  it("refuses a message with a NUL character with 422 validation_failed on message (invalid_characters)", async () => {
+    const body = await expectApiError(await chat({ message: "What is Flex?\u0000" }), 422, "validation_failed");
+    expect(body.error.detail).toEqual([{ field: "message", reason: "invalid_characters", message: "Must not contain NUL (U+0000) or unpaired surrogate characters." }]);
   });
 
   it("refuses a malformed session id with 422 validation_failed on session_id (invalid_format)", async () => {

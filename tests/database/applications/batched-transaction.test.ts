@@ -39,6 +39,10 @@ describe("inlineValues", () => {
     expect(() => inlineValues(Prisma.sql`SELECT ${{ an: "object" }}`)).toThrow(TypeError);
   });
 
+  it("refuses a string with a NUL, which PostgreSQL would read as the end of the message", () => {
+    expect(() => inlineValues(Prisma.sql`INSERT INTO t VALUES (${"a\u0000'); DROP TABLE t; --"})`)).toThrow(TypeError);
+  });
+
   it.each([
     ["quotes", `O'Brien's "shop"`],
     ["backslashes", String.raw`C:\new\table \' \\`],
