@@ -77,9 +77,15 @@ export class RateLimiter {
 
   /** Takes one of `max` slots for `key`: the function that gives it back, or null when all are taken. */
   async acquire(key: string, max: number, ttlMs: number): Promise<ReleaseSlot | null> {
-    const { store, slot } = await this.decide(async (store) => ({ store, slot: await store.acquire(key, max, ttlMs) }));
+    let granting = this.store;
+    const slot = await this.decide((store) => {
+      granting = store;
+      return store.acquire(key, max, ttlMs);
+    });
     if (slot === null) return null;
     // Back to the store that granted it; a slot that cannot be given back expires on its own.
+    const store = granting;
+    if (store === this.fallback) return () => store.release(key, slot);
     return () => withTimeout(store.release(key, slot), REMOTE_TIMEOUT_MS).catch(() => undefined);
   }
 }

@@ -113,11 +113,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async acquire(key: string, max: number, ttlMs: number): Promise<string | null> {
     const now = this.now();
-    const held = new Map([...(this.read(key, "slots", now)?.held ?? [])].filter(([, expiresAt]) => expiresAt > now));
-    if (held.size >= max) return null;
+    const slots = this.read(key, "slots", now) ?? { kind: "slots", held: new Map<string, number>(), expiresAt: now };
+    for (const [slot, expiresAt] of slots.held) if (expiresAt <= now) slots.held.delete(slot);
+    if (slots.held.size >= max) return null;
     const slot = randomUUID();
-    held.set(slot, now + ttlMs);
-    this.write(key, { kind: "slots", held, expiresAt: Math.max(...held.values()) }, now);
+    slots.held.set(slot, now + ttlMs);
+    slots.expiresAt = Math.max(slots.expiresAt, now + ttlMs);
+    this.write(key, slots, now);
     return slot;
   }
 
