@@ -233,14 +233,22 @@ function startBareServer(body: string, port: number): ChildProcess {
 }
 
 /**
- * The node arguments of `npm start`, read from package.json so the bench runs exactly what production runs
- * (its V8 heap flags included), as one process: `npm` itself would add a process to the memory figure.
+ * The environment and node arguments of `npm start`, read from package.json so the bench runs exactly what
+ * production runs (its allocator setting and V8 heap flags included), as one process: `npm` itself would add a
+ * process to the memory figure.
  */
-function npmStartArguments(): string[] {
+function npmStartCommand(): { env: Record<string, string>; args: string[] } {
   const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
-  const [command, ...args] = scripts.start!.split(/\s+/);
+  const words = scripts.start!.split(/\s+/);
+  const env: Record<string, string> = {};
+  let assignment: RegExpExecArray | null;
+  while ((assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? ""))) {
+    env[assignment[1]!] = assignment[2]!;
+    words.shift();
+  }
+  const [command, ...args] = words;
   if (command !== "node") throw new Error(`npm start must run node directly for the bench to measure it; it runs: ${scripts.start}`);
-  return args;
+  return { env, args };
 }
 
 function newestModification(directory: string): number {
@@ -288,9 +296,10 @@ async function main(): Promise<boolean> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const profiling = flags.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.join(ROOT, "bench", "profiles")}`] : [];
-  const server = spawn(SERVER_NODE, [...profiling, ...npmStartArguments()], {
+  const start = npmStartCommand();
+  const server = spawn(SERVER_NODE, [...profiling, ...start.args], {
     cwd: ROOT,
-    env: { ...process.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, OAUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...start.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, OAUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   let peakRssMb = 0;
