@@ -115,7 +115,7 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
   const maxSeconds = config().STREAM_MAX_SECONDS;
   const encoder = new TextEncoder();
   const timers: NodeJS.Timeout[] = [];
-  let stopUnsubscribe = () => undefined as unknown;
+  let unsubscribe: () => void = () => undefined;
   let closed = false;
   let reading = false;
   let readAgain = false;
@@ -128,7 +128,7 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
     if (closed) return;
     closed = true;
     for (const timer of timers) clearInterval(timer);
-    stopUnsubscribe();
+    unsubscribe();
     streamActivity.open -= 1;
   };
   const read = async (): Promise<void> => {
@@ -168,7 +168,7 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
       streamActivity.open += 1;
       const opening = isIdOf("event", cursor!) ? `id: ${cursor}\n` : "";
       send(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n${opening}\n`);
-      stopUnsubscribe = changeFeed().subscribe("events", (changed) => {
+      unsubscribe = changeFeed().subscribe("events", (changed) => {
         if (changed === null || changed === wakeKey) void read();
       });
       timers.push(

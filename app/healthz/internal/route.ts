@@ -1,6 +1,6 @@
 // GET /healthz/internal — this process's internals for operators: the rate limiter's store and its fallback,
 // and the open event streams with the reads they have made.
-// Answered only to a request from this machine that no proxy forwarded; to anyone else the route does not exist.
+// Its figures go only to a request from this machine that no proxy forwarded; anyone else gets 404 route_not_found.
 import { ApiError } from "@/lib/errors";
 import { eventStreamActivity } from "@/lib/events/service";
 import { isLocalRequest } from "@/lib/http/client-address";

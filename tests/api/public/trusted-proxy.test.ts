@@ -41,3 +41,12 @@ it("shows the process's internals only to a request no proxy forwarded", async (
   expect(local.status).toBe(200);
   expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 } });
 });
+
+it("refuses bad input to the internals like any endpoint: an unknown query field, a method it does not answer", async () => {
+  const unknown = await fetch(`${server.url}/healthz/internal?verbose=1`);
+  expect(unknown.status).toBe(400);
+  expect((await unknown.json()).error.code).toBe("unknown_field");
+  const posted = await fetch(`${server.url}/healthz/internal`, { method: "POST", body: "{}" });
+  expect(posted.status).toBe(405);
+  expect(posted.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+});
