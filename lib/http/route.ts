@@ -9,7 +9,7 @@
 // Methods a route does not declare answer 405 with `Allow`; HEAD runs GET without a body.
 import { z } from "zod";
 import { config } from "../env";
-import { ApiError, type ErrorFormat, type Ring } from "../errors";
+import { ApiError, type ErrorCode, type ErrorFormat, type Ring } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
@@ -36,6 +36,8 @@ import type { Reply } from "./request-context";
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
 export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, headers });
 export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 
@@ -74,6 +76,21 @@ export interface EndpointConfig<
   S extends PartnerScope | null | undefined = undefined,
   A extends boolean = false,
 > {
+  /** One line for the API reference: the OpenAPI operation's summary (lib/openapi). */
+  summary?: string;
+  /** Further prose for the reference, in Markdown: what the endpoint does that its schemas cannot say. */
+  description?: string;
+  /**
+   * The success replies, by status: the schema of each body (the serializer's zod schema, beside it in
+   * lib/<domain>/), or `null` for a reply without a body. The reference documents them, and
+   * tests/api/openapi checks each against what the route returns.
+   */
+  responses?: Partial<Record<SuccessStatus, z.ZodType | null>>;
+  /**
+   * Error codes the handler itself can answer (`not_found`, `conflict`, ...). Those the builder's guards imply
+   * (authentication, scope, validation, idempotency, rate limits) are added by the reference itself.
+   */
+  errors?: readonly ErrorCode[];
   /**
    * Partner routes: the scope the bearer token must carry (spec 5.2). `null` for the OAuth endpoints, which take
    * no bearer token (they authenticate the client themselves, or are public). Required on the partner ring.
