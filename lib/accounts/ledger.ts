@@ -87,10 +87,14 @@ export async function settleAccountPayment(
     },
   });
   const paidOff = repaid.principalOutstandingPence + repaid.interestAccruedPence + repaid.feesOutstandingPence === 0;
-  if (paidOff) {
-    updated = await settleInFull(transaction, updated, options);
-  } else if (updated.status === "in_arrears" && arrearsPence(await instalmentsOf(transaction, account.id)) === 0) {
-    updated = await transitionAccount(transaction, updated, "clear_arrears", { now: options.now, render: (moved) => renderAccount(transaction, moved, options.asOf) });
+  const render = (moved: Account) => renderAccount(transaction, moved, options.asOf);
+  if (paidOff) return { account: await settleInFull(transaction, updated, options), payment: settled };
+  const arrears = arrearsPence(await instalmentsOf(transaction, account.id));
+  if (updated.status === "in_arrears" && arrears === 0) {
+    updated = await transitionAccount(transaction, updated, "clear_arrears", { now: options.now, render });
+  } else if (updated.status === "performing" && arrears > 0) {
+    // Less than fell due was received (a partial payment on a due date): what is left is in arrears.
+    updated = await transitionAccount(transaction, updated, "fall_into_arrears", { now: options.now, render });
   }
   return { account: updated, payment: settled };
 }

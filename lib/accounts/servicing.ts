@@ -24,7 +24,8 @@ function dueWhere(asOf: string, tenant?: Tenant): Prisma.AccountWhereInput {
   return {
     status: { in: [...OPEN_STATUSES] },
     nextDueOn: { lte: asOf },
-    disbursedAt: { not: null },
+    // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
+    OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
     ...(tenant ? { projectId: tenant.projectId, environment: tenant.environment } : {}),
   };
 }
@@ -44,13 +45,13 @@ export async function countAccountsDue(): Promise<number> {
   return db().account.count({ where: dueWhere(utcDate(clock.now())) });
 }
 
-/** Takes the collection of one due date on a locked account; returns the account as it ends. */
-async function collectDueDate(transaction: Prisma.TransactionClient, account: Account, dueDate: string, now: Date): Promise<Account> {
+/** Takes the collection of one due date on a locked account; returns the account as it ends and whether it collected. */
+async function collectDueDate(transaction: Prisma.TransactionClient, account: Account, dueDate: string, now: Date): Promise<{ account: Account; collected: boolean }> {
   const instalments = await instalmentsOf(transaction, account.id);
   const plan = planCollection(account, instalments, dueDate);
   const nextDueOn = periodEnd(account.openedOn, periodContaining(account.openedOn, dueDate));
   let current = await transaction.account.update({ where: { id: account.id }, data: { nextDueOn, updatedAt: now } });
-  if (!plan) return current;
+  if (!plan) return { account: current, collected: false };
   if (plan.newInstalment && plan.instalment) {
     const { number, principalPence, interestPence, amountPence } = plan.instalment;
     await transaction.instalment.create({ data: { accountId: account.id, number, dueDate, principalPence, interestPence, amountPence } });
@@ -65,11 +66,12 @@ async function collectDueDate(transaction: Prisma.TransactionClient, account: Ac
     { projectId: current.projectId, environment: current.environment, accountId: current.id, type: "collection", amountPence: plan.amountPence, reference: current.reference, status: "pending" },
     now,
   );
-  if (outcome.kind === "settled") return (await settleAccountPayment(transaction, current, payment, { now, asOf: dueDate })).account;
-  if (outcome.kind === "failed") return (await failAccountPayment(transaction, current, payment, { now, asOf: dueDate, failureCode: outcome.failureCode })).account;
-  return current;
+  if (outcome.kind === "settled") current = (await settleAccountPayment(transaction, current, payment, { now, asOf: dueDate })).account;
+  if (outcome.kind === "failed") current = (await failAccountPayment(transaction, current, payment, { now, asOf: dueDate, failureCode: outcome.failureCode })).account;
+  return { account: current, collected: true };
 }
 
+/** `collected`: at least one collection was taken; `nothing_due`: due dates passed with nothing owed, or none due. */
 export type ServicingResult = "collected" | "nothing_due" | "busy";
 
 /**
@@ -84,9 +86,11 @@ export async function serviceAccount(id: string, options: { asOf?: string } = {}
     const asOf = options.asOf ?? utcDate(clock.now());
     const now = clock.now();
     let collected = false;
-    while (account.nextDueOn !== null && account.nextDueOn <= asOf && account.disbursedAt && (OPEN_STATUSES as readonly string[]).includes(account.status)) {
-      account = await collectDueDate(transaction, account, account.nextDueOn, now);
-      collected = true;
+    const serviceable = (current: Account) => (current.disbursedAt !== null || current.product === "flex_facility") && (OPEN_STATUSES as readonly string[]).includes(current.status);
+    while (account.nextDueOn !== null && account.nextDueOn <= asOf && serviceable(account)) {
+      const result = await collectDueDate(transaction, account, account.nextDueOn, now);
+      account = result.account;
+      collected ||= result.collected;
     }
     return collected ? "collected" : "nothing_due";
   });
@@ -103,6 +107,7 @@ export async function runDueServicing(options: { tenant?: Tenant; asOf?: string;
   for (;;) {
     const ids = (await findAccountsDue(options.batch ?? 100, { asOf, tenant: options.tenant })).filter((id) => !seen.has(id));
     if (ids.length === 0) return { serviced };
+    // Accounts whose due dates pass with nothing owed are found again only until next_due_on moves past asOf.
     for (const id of ids) {
       seen.add(id);
       if ((await serviceAccount(id, { asOf })) === "collected") serviced += 1;
