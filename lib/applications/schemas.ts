@@ -10,6 +10,9 @@ import { isWellFormedCompanyNumber } from "../registry/company-number";
 export const APPLICATION_STATUSES = ["created", "submitted", "in_review", "approved", "declined", "funded", "withdrawn", "expired"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
+/** Spec 1's credit products an application can be for; Slice is not lent through applications. */
+export const APPLICATION_PRODUCTS = ["business_loan", "flex"] as const;
+
 export const APPLICATION_PURPOSES = ["working_capital", "asset_finance", "expansion", "refinance", "stock"] as const;
 
 const REFERENCE_MAX_LENGTH = 255;
@@ -30,6 +33,7 @@ export const createApplicationBodySchema = z
     amount_pence: z.int().min(MIN_AMOUNT_PENCE).max(MAX_AMOUNT_PENCE),
     term_months: z.int().min(MIN_TERM_MONTHS).max(MAX_TERM_MONTHS),
     purpose: z.enum(APPLICATION_PURPOSES).optional(),
+    product: z.enum(APPLICATION_PRODUCTS).optional(),
     applicant: z
       .strictObject({
         email: z.email().max(EMAIL_MAX_LENGTH).optional(),
