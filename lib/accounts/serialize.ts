@@ -2,70 +2,67 @@
 // schema of each beside its serializer (the API reference documents replies with them).
 import { z } from "zod";
 import type { Account, Instalment, LedgerTransaction } from "../generated/prisma/client";
-import { requestString } from "../http/request-string";
+import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
 import { balanceAsOf, type Balance } from "./allocation";
 import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES, TRANSACTION_TYPES } from "./schemas";
 
-const pence = z.int();
-const timestamp = z.iso.datetime();
-const date = z.iso.date();
-const text = requestString();
-
-export const balanceSchema = z.strictObject({
-  principal_outstanding_pence: pence,
-  interest_accrued_pence: pence,
-  arrears_pence: pence,
-  payoff_pence: pence,
-});
+export const balanceSchema = z
+  .strictObject({
+    principal_outstanding_pence: pence(),
+    interest_accrued_pence: pence(),
+    arrears_pence: pence(),
+    payoff_pence: pence().meta({ description: "What settles the account in full today: principal outstanding, interest accrued and any fees." }),
+  })
+  .meta({ id: "Balance" });
 
 export const instalmentSchema = z.strictObject({
   number: z.int().min(1),
-  due_date: date,
-  principal_pence: pence,
-  interest_pence: pence,
-  amount_pence: pence,
+  due_date: calendarDate(),
+  principal_pence: pence(),
+  interest_pence: pence(),
+  amount_pence: pence(),
   status: z.enum(INSTALMENT_STATUSES),
 });
 
-export const accountSchema = z.strictObject({
-  id: text,
-  object: z.literal("account"),
-  livemode: z.boolean(),
-  status: z.enum(ACCOUNT_STATUSES),
-  product: z.enum(ACCOUNT_PRODUCTS),
-  application_id: text,
-  borrower: z.strictObject({ company_number: text, company_name: text }),
-  principal_pence: pence,
-  credit_limit_pence: pence.nullable(),
-  available_pence: pence.nullable(),
-  term_months: z.int(),
-  rate_apr: z.number(),
-  apr_bps: z.int(),
-  disbursed_at: timestamp.nullable(),
-  balance: balanceSchema,
-  schedule: z.array(instalmentSchema),
-  sub_account_id: text.nullable(),
-  reference: text.nullable(),
-  metadata: z.record(text, text),
-  created_at: timestamp,
-});
+export const accountSchema = z
+  .strictObject({
+    id: idOf("acc"),
+    object: z.literal("account"),
+    livemode: z.boolean(),
+    status: z.enum(ACCOUNT_STATUSES),
+    product: z.enum(ACCOUNT_PRODUCTS),
+    application_id: idOf("app"),
+    borrower: z.strictObject({ company_number: text(), company_name: text() }),
+    principal_pence: pence(),
+    credit_limit_pence: pence().nullable(),
+    available_pence: pence().nullable(),
+    term_months: z.int(),
+    rate_apr: z.number().meta({ description: "The APR as a percentage: apr_bps / 100." }),
+    apr_bps: z.int(),
+    disbursed_at: timestamp().nullable(),
+    balance: balanceSchema,
+    schedule: z.array(instalmentSchema),
+    sub_account_id: text().nullable(),
+    reference: text().nullable(),
+    metadata: metadataObject,
+    created_at: timestamp(),
+  })
+  .meta({ id: "Account", description: "A funded loan or facility being serviced (spec 2.4)." });
 
-export const transactionSchema = z.strictObject({
-  id: text,
-  object: z.literal("transaction"),
-  account_id: text,
-  type: z.enum(TRANSACTION_TYPES),
-  amount_pence: pence,
-  payment_id: text.nullable(),
-  posted_at: timestamp,
-});
+export const transactionSchema = z
+  .strictObject({
+    id: idOf("txn"),
+    object: z.literal("transaction"),
+    account_id: idOf("acc"),
+    type: z.enum(TRANSACTION_TYPES),
+    amount_pence: pence().meta({ description: "Drawdowns negative, collections positive." }),
+    payment_id: idOf("pay").nullable(),
+    posted_at: timestamp(),
+  })
+  .meta({ id: "Transaction", description: "An entry of the immutable ledger." });
 
-export function listSchemaOf<T extends z.ZodType>(item: T) {
-  return z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), url: text });
-}
-
-export const accountListSchema = listSchemaOf(accountSchema);
-export const transactionListSchema = listSchemaOf(transactionSchema);
+export const accountListSchema = listEnvelopeSchema(accountSchema);
+export const transactionListSchema = listEnvelopeSchema(transactionSchema);
 
 export function serializeBalance(account: Account, instalments: readonly Instalment[], asOf: string): Balance {
   return balanceAsOf(account, instalments, asOf);

@@ -91,6 +91,7 @@ export const applicationSchema = z
     business: z.strictObject({ company_number: text(), name: text() }),
     amount_pence: pence(),
     term_months: z.int(),
+    product: z.enum(APPLICATION_PRODUCTS),
     purpose: z.enum(APPLICATION_PURPOSES).nullable(),
     reference: text().nullable(),
     handoff_url: absoluteUrl().meta({ description: "The hosted journey for the applicant: an unguessable address, not derived from the id." }),
@@ -101,7 +102,7 @@ export const applicationSchema = z
     withdrawal_reason: text().nullable(),
     funded_at: instant().nullable(),
     decision: idOf("dec").nullable().meta({ description: "The decision's id once decisioning has run." }),
-    account_id: idOf("acc").nullable(),
+    account_id: idOf("acc").nullable().meta({ description: "The servicing account once funded." }),
     introduction_id: text().nullable(),
     metadata: metadataObject,
   })

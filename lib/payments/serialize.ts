@@ -1,27 +1,29 @@
 // The payment object (spec 2.6, with the fields it leaves to us) and its zod schema.
 import { z } from "zod";
 import type { Payment } from "../generated/prisma/client";
-import { requestString } from "../http/request-string";
+import { idOf, pence, text, timestamp } from "../http/response-schema";
 
 export const PAYMENT_TYPES = ["disbursement", "collection", "payment_link", "refund"] as const;
 export const PAYMENT_STATUSES = ["provisioned", "pending", "settled", "failed"] as const;
 export const PAYMENT_FAILURE_CODES = ["bank_rejected", "disputed_by_customer", "insufficient_funds", "mandate_cancelled", "technical_error"] as const;
 export type PaymentFailureCode = (typeof PAYMENT_FAILURE_CODES)[number];
 
-export const paymentSchema = z.strictObject({
-  id: requestString(),
-  object: z.literal("payment"),
-  livemode: z.boolean(),
-  type: z.enum(PAYMENT_TYPES),
-  status: z.enum(PAYMENT_STATUSES),
-  failure_code: z.enum(PAYMENT_FAILURE_CODES).nullable(),
-  account_id: requestString().nullable(),
-  amount_pence: z.int().min(0),
-  currency: z.literal("gbp"),
-  reference: requestString().nullable(),
-  created_at: z.iso.datetime(),
-  settled_at: z.iso.datetime().nullable(),
-});
+export const paymentSchema = z
+  .strictObject({
+    id: idOf("pay"),
+    object: z.literal("payment"),
+    livemode: z.boolean(),
+    type: z.enum(PAYMENT_TYPES),
+    status: z.enum(PAYMENT_STATUSES),
+    failure_code: z.enum(PAYMENT_FAILURE_CODES).nullable(),
+    account_id: idOf("acc").nullable(),
+    amount_pence: pence().min(0),
+    currency: z.literal("gbp"),
+    reference: text().nullable(),
+    created_at: timestamp(),
+    settled_at: timestamp().nullable(),
+  })
+  .meta({ id: "Payment", description: "Money moving to or from an account (spec 2.6)." });
 
 export function serializePayment(payment: Payment) {
   return {

@@ -131,7 +131,7 @@ describe("each route's reply matches its documented schema", () => {
   let server: AppServer;
   let project: ProjectCredentials;
   let token: string;
-  const fixture = {} as { approved: Record<string, any>; created: Record<string, any>; referredDecision: string; endpoint: string; event: string; key: string };
+  const fixture = {} as { approved: Record<string, any>; created: Record<string, any>; referredDecision: string; endpoint: string; event: string; key: string; account: string; facility: string };
   // Figures like 0.0001 are multiples of 0.0001 only to a precision binary floating point lacks.
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 8 });
   addFormats.default(ajv);
@@ -139,13 +139,13 @@ describe("each route's reply matches its documented schema", () => {
   const partner = (method: string, body?: unknown, headers: Record<string, string> = {}) =>
     bearer(token, body === undefined ? { method, headers } : jsonRequest(method, body, headers));
   const APPLICANT = { applicant: { email: "director@example.co.uk", first_name: "Ada" } };
-  const createApplication = async (companyNumber: string) =>
+  const createApplication = async (companyNumber: string, product = "business_loan") =>
     expectJson(
-      await fetch(`${server.url}/partner/v1/applications`, partner("POST", { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, ...APPLICANT })),
+      await fetch(`${server.url}/partner/v1/applications`, partner("POST", { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, product, ...APPLICANT })),
       201,
     );
-  const submitted = async (companyNumber: string) => {
-    const application = await createApplication(companyNumber);
+  const submitted = async (companyNumber: string, product?: string) => {
+    const application = await createApplication(companyNumber, product);
     await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/applications/${application.id}/submit`, partner("POST")), 200);
     return untilDecided(application.id, async () => expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}`, partner("GET")), 200));
   };
@@ -161,6 +161,10 @@ describe("each route's reply matches its documented schema", () => {
     fixture.endpoint = endpoint.id;
     fixture.event = (await expectJson(await fetch(`${server.url}/partner/v1/events?limit=1`, partner("GET")), 200)).data[0].id;
     fixture.key = (await expectJson(await fetch(`${server.url}/partner/v1/keys`, partner("POST", { type: "publishable" })), 201)).id;
+    const fund = async (application: Record<string, any>) =>
+      (await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/applications/${application.id}/fund`, partner("POST")), 200)).account_id as string;
+    fixture.account = await fund(await submitted("89012345"));
+    fixture.facility = await fund(await submitted("90123456", "flex"));
   });
   afterAll(() => server.close());
 
@@ -180,6 +184,11 @@ describe("each route's reply matches its documented schema", () => {
       status: 201,
     }),
     "partner GET /applications/{id}": () => ({ path: `/applications/${fixture.approved.id}`, init: partner("GET"), status: 200 }),
+    "partner GET /accounts": () => ({ path: "/accounts?limit=2", init: partner("GET"), status: 200 }),
+    "partner GET /accounts/{id}": () => ({ path: `/accounts/${fixture.account}`, init: partner("GET"), status: 200 }),
+    "partner GET /accounts/{id}/balance": () => ({ path: `/accounts/${fixture.account}/balance`, init: partner("GET"), status: 200 }),
+    "partner GET /accounts/{id}/transactions": () => ({ path: `/accounts/${fixture.account}/transactions`, init: partner("GET"), status: 200 }),
+    "partner POST /accounts/{id}/drawdowns": () => ({ path: `/accounts/${fixture.facility}/drawdowns`, init: partner("POST", { amount_pence: 250_000 }), status: 201 }),
     "partner POST /applications/{id}/withdraw": async () => ({ path: `/applications/${(await createApplication("56789012")).id}/withdraw`, init: partner("POST", { reason: "No longer needed" }), status: 200 }),
     "partner GET /decisions/{id}": () => ({ path: `/decisions/${fixture.approved.decision}`, init: partner("GET"), status: 200 }),
     "partner POST /decisions/{id}/refresh": () => ({ path: `/decisions/${fixture.approved.decision}/refresh`, init: partner("POST"), status: 200 }),
