@@ -20,12 +20,12 @@ export const listen: Command = {
   synopsis: "--forward-to URL [--events a,b] [--client-id ID] [--api-key sk_sandbox_…] [--api-url URL] [--max-events N]",
   description: "Forward the project's new sandbox events to a local URL, signed with a temporary whsec_ secret printed at start.",
   options: {
-    "forward-to": { type: "string" },
-    events: { type: "string" },
-    "api-url": { type: "string" },
-    "client-id": { type: "string" },
-    "api-key": { type: "string" },
-    "max-events": { type: "string" },
+    "forward-to": { type: "string", value: "URL", description: "Where to POST each event (http or https), e.g. http://localhost:4242/webhooks." },
+    events: { type: "string", value: "a,b", description: "Only these event types (comma-separated); every type when absent." },
+    "api-url": { type: "string", value: "URL", description: "The platform's API (or LENDING_API_URL; default http://localhost:PORT)." },
+    "client-id": { type: "string", value: "ID", description: "The project's client id (or LENDING_CLIENT_ID)." },
+    "api-key": { type: "string", value: "sk_sandbox_…", description: "The project's sandbox secret key (or LENDING_API_KEY)." },
+    "max-events": { type: "string", value: "N", description: "Stop after forwarding N events." },
   },
   async run({ values, print }) {
     const environment = cliConfig();
