@@ -1,6 +1,6 @@
 // The pieces every admin command shares: the command shape, usage errors (exit 2) and the database
 // connection (DATABASE_URL, or the embedded development database, started and migrated when needed).
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseArgs } from "node:util";
 import type { z } from "zod";
 import { config, setDatabaseUrl } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase, type ResolvedDatabase } from "../scripts/database";
@@ -17,16 +17,42 @@ export interface CommandContext {
   print: (human: string, json: unknown) => void;
 }
 
+/** A flag of a command, with what the usage says of it. */
+export interface CommandOption {
+  type: "string" | "boolean";
+  /** What a string flag takes, as the usage shows it: "URL", "N". */
+  value?: string;
+  description: string;
+}
+
 export interface Command {
   /** The words that select it, e.g. ["project", "create"]. */
   words: string[];
   /** Everything after the words, for the usage text. */
   synopsis: string;
   description: string;
-  options: NonNullable<ParseArgsConfig["options"]>;
+  options: Record<string, CommandOption>;
   /** How many positionals it takes after its words. */
   positionals?: number;
   run(context: CommandContext): Promise<void>;
+}
+
+export const USAGE_PREFIX = "Usage: npm run --silent cli --";
+
+const JSON_OPTION: CommandOption = { type: "boolean", description: "Print machine-readable JSON." };
+
+/** One command's usage: its synopsis, what it does and each of its flags. */
+export function commandUsage(command: Command): string {
+  const flags = Object.entries({ ...command.options, json: JSON_OPTION }).map(([name, option]) => [`--${name}${option.value ? ` ${option.value}` : ""}`, option.description]);
+  const width = Math.max(...flags.map(([flag]) => flag!.length)) + 2;
+  return [
+    `${USAGE_PREFIX} ${[...command.words, command.synopsis].join(" ")}`,
+    "",
+    command.description,
+    "",
+    "Options:",
+    ...flags.map(([flag, description]) => `  ${flag!.padEnd(width)}${description}`),
+  ].join("\n");
 }
 
 /** Parses flag values with a schema; a bad value is a usage error naming the flag. */
@@ -43,7 +69,7 @@ export function parseCommandLine(command: Command, args: string[]): Pick<Command
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: { ...command.options, json: { type: "boolean" } },
+      options: { ...Object.fromEntries(Object.entries(command.options).map(([name, { type }]) => [name, { type }])), json: { type: "boolean" } },
       allowPositionals: true,
       strict: true,
     });

@@ -229,6 +229,8 @@ const cliConfigSchema = z.object({
   /** The project's sandbox credentials, when not given as --client-id and --api-key. */
   LENDING_CLIENT_ID: z.string().optional(),
   LENDING_API_KEY: z.string().optional(),
+  /** Where `cli listen` keeps each project's signing secret on this machine, so it stays the same across runs. */
+  LISTEN_SECRETS_FILE: z.string().min(1).default(".data/listen-secrets.json"),
 });
 
 export type CliConfig = Omit<z.infer<typeof cliConfigSchema>, "LENDING_API_URL"> & { LENDING_API_URL: string };

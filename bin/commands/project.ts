@@ -13,7 +13,11 @@ export const projectCreate: Command = {
   words: ["project", "create"],
   synopsis: "--name NAME [--tier build|launch|scale|platform] [--owner-email EMAIL] [--json]",
   description: "Create a partner project with its OAuth client and sandbox and live keys (secrets shown once).",
-  options: { name: { type: "string" }, tier: { type: "string" }, "owner-email": { type: "string" } },
+  options: {
+    name: { type: "string", value: "NAME", description: "The project's name." },
+    tier: { type: "string", value: "build|launch|scale|platform", description: "The tier, which sets its live rate limits (default build)." },
+    "owner-email": { type: "string", value: "EMAIL", description: "Where notifications to the partner's team are emailed." },
+  },
   async run({ values, database, print }) {
     const flags = parseFlags(createFlags, values);
     const project = await createProject(await database(), { name: flags.name, tier: flags.tier, ownerEmail: flags["owner-email"] });
@@ -57,7 +61,7 @@ export const projectRevokeTokens: Command = {
   words: ["project", "revoke-tokens"],
   synopsis: "proj_... [--environment sandbox|live] [--json]",
   description: "Revoke every access token already minted (both environments unless one is given).",
-  options: { environment: { type: "string" } },
+  options: { environment: { type: "string", value: "sandbox|live", description: "Only this environment's tokens; both when absent." } },
   positionals: 1,
   async run({ positionals, values, database, print }) {
     const projectId = positionals[0]!;

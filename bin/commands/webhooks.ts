@@ -9,7 +9,7 @@ export const webhooksAttempts: Command = {
   words: ["webhooks", "attempts"],
   synopsis: "whe_... [--limit N] [--json]",
   description: "A webhook endpoint's delivery attempts, newest first: time, event, status or error, latency.",
-  options: { limit: { type: "string" } },
+  options: { limit: { type: "string", value: "N", description: "How many attempts (1-500, default 50)." } },
   positionals: 1,
   async run({ positionals, values, database, print }) {
     const { limit } = parseFlags(limitFlags, values);
@@ -29,7 +29,10 @@ export const notificationsList: Command = {
   words: ["notifications", "list"],
   synopsis: "[--project proj_...] [--limit N] [--json]",
   description: "Notifications to partner teams (endpoints disabled for failing), newest first, and whether each was emailed.",
-  options: { project: { type: "string" }, limit: { type: "string" } },
+  options: {
+    project: { type: "string", value: "proj_...", description: "Only this project's notifications." },
+    limit: { type: "string", value: "N", description: "How many notifications (1-500, default 50)." },
+  },
   async run({ values, database, print }) {
     const flags = parseFlags(notificationFlags, values);
     await database();

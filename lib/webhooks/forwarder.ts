@@ -1,17 +1,28 @@
 // The local forwarder behind `cli listen` (spec 6.4, like `stripe listen`): reads the project's new sandbox
-// events from GET /partner/v1/events/stream and POSTs each, byte for byte, to a local address, signed with a
-// temporary secret exactly as a real delivery is. Reconnects (resuming after the last event) and renews the
-// access token when it expires.
+// events from GET /partner/v1/events/stream and POSTs each, byte for byte, to a local address, signed with the
+// developer's forwarding secret exactly as a real delivery is. When the connection drops (the server restarts,
+// the network goes away) it reconnects with back-off and resumes after the last event it forwarded, so nothing
+// is lost or sent twice; an access token that expires meanwhile is minted again.
+import { setTimeout as sleep } from "node:timers/promises";
 import { clock } from "../clock";
-import { randomToken } from "../ids";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
 
 export interface ForwardedDelivery {
   eventId: string;
   type: string;
-  /** The local receiver's status, or the error that prevented an answer. */
+  /** The local receiver's status, or null when it gave none (see `error`). */
   status: number | null;
+  /** Why there is no status: "connection refused", "timed out after 10s", ... */
   error?: string;
+  /** For a status other than 2xx: the start of the response body, on one line. */
+  body?: string;
+}
+
+export interface ConnectionLost {
+  reason: string;
+  /** 1 for the first attempt after the connection dropped, 2 for the next, ... */
+  attempt: number;
+  delayMs: number;
 }
 
 export interface ForwarderOptions {
@@ -20,32 +31,115 @@ export interface ForwarderOptions {
   apiKey: string;
   forwardTo: string;
   types?: string[];
-  /** The temporary signing secret; one is generated when omitted. */
-  secret?: string;
-  onReady?: (secret: string) => void;
+  /** The secret every forwarded event is signed with. */
+  secret: string;
+  onReady?: () => void;
   onDelivery?: (delivery: ForwardedDelivery) => void;
+  /** The stream is gone; the next attempt follows in `delayMs`. */
+  onConnectionLost?: (lost: ConnectionLost) => void;
+  /** The stream is back after one or more onConnectionLost. */
+  onReconnected?: () => void;
   /** Stop after forwarding this many events (for scripts and tests); runs until aborted otherwise. */
   maxEvents?: number;
   signal?: AbortSignal;
+  /** The wait before reconnect attempt `attempt` (1, 2, ...): reconnectDelayMs unless a test shortens it. */
+  reconnectDelay?: (attempt: number) => number;
+  /** How long the local receiver has to answer: 10 s, as the platform gives a webhook endpoint. */
+  forwardTimeoutMs?: number;
 }
 
+/** A problem reconnecting cannot fix (bad credentials, a refusal by the API); ends the forwarder. */
 export class ForwarderError extends Error {
   override name = "ForwarderError";
 }
 
+/** The stream cannot be read right now (refused, dropped, a 5xx or 429): worth trying again after a pause. */
+class StreamUnavailable extends Error {
+  override name = "StreamUnavailable";
+}
+
+const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
+const FIRST_RECONNECT_DELAY_MS = 1_000;
+const LONGEST_RECONNECT_DELAY_MS = 30_000;
+/** How much of a failed answer's body is printed. */
+const BODY_EXCERPT_CHARACTERS = 200;
+/**
+ * Every event id sorts after the bare prefix. A stream that opened before the project had any event carries no
+ * cursor; resuming from here rather than from "now" keeps the events recorded while the connection was down.
+ */
+const BEFORE_EVERY_EVENT = "evt_";
+
+/**
+ * 1 s, doubling up to 30 s, each ±25% so that many forwarders cut off by the same restart do not come back in step.
+ * `attempt` counts from 1 and starts again after every successful connection.
+ */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(LONGEST_RECONNECT_DELAY_MS, FIRST_RECONNECT_DELAY_MS * 2 ** Math.max(0, attempt - 1));
+  return Math.min(LONGEST_RECONNECT_DELAY_MS, Math.round(base * (0.75 + random() * 0.5)));
+}
+
+/** "4s", "30s", or milliseconds below a second: how the forwarder states a wait or a timeout. */
+export function formatDuration(ms: number): string {
+  return ms < 1_000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
+}
+
+/** A failed fetch as a reader wants it: "connection refused" rather than "fetch failed". */
+export function describeFetchError(error: unknown, timeoutMs?: number): string {
+  if (error instanceof Error && error.name === "TimeoutError") return timeoutMs === undefined ? "timed out" : `timed out after ${formatDuration(timeoutMs)}`;
+  const cause = error instanceof Error && error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined;
+  switch (cause?.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+      return "connection reset";
+    case "UND_ERR_SOCKET":
+      return "connection closed";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+  }
+  return cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** The start of a response body on one line, for printing. Never throws: a body cut short gives what arrived. */
+async function readExcerpt(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    // Read a little more than is printed: whitespace collapses, and the reader should see that it was cut.
+    while (text.length <= BODY_EXCERPT_CHARACTERS * 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // The receiver hung up or the timeout struck mid-body: the status already says what it made of the event.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > BODY_EXCERPT_CHARACTERS ? `${line.slice(0, BODY_EXCERPT_CHARACTERS)}…` : line;
+}
+
 async function requestToken(options: ForwarderOptions): Promise<string> {
-  const response = await fetch(`${options.apiUrl}/partner/v1/oauth/token`, {
-    method: "POST",
-    headers: {
-      authorization: `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.apiKey)}`).toString("base64")}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ grant_type: "client_credentials", scope: "events:read" }),
-    signal: options.signal,
-  }).catch((error: unknown) => {
-    throw new ForwarderError(`could not reach ${options.apiUrl}: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${options.apiUrl}/partner/v1/oauth/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.apiKey)}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ grant_type: "client_credentials", scope: "events:read" }),
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw new StreamUnavailable(describeFetchError(error));
+  }
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+  if (response.status === 429 || response.status >= 500) throw new StreamUnavailable(`the token endpoint answered ${response.status}`);
   if (!response.ok || !body.access_token) {
     throw new ForwarderError(`could not get an access token (${response.status} ${body.error ?? ""}: ${body.error_description ?? ""})`);
   }
@@ -87,75 +181,120 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
   }
 }
 
-async function forwardOne(options: ForwarderOptions, secret: string, frame: StreamFrame & { data: string }): Promise<ForwardedDelivery> {
+// A plain fetch, not the platform's guarded webhook client: the target is the developer's own machine, which that
+// client exists to keep deliveries away from, and fetch reaches `localhost` whichever address family it listens on.
+async function forwardOne(options: ForwarderOptions, frame: StreamFrame & { data: string }): Promise<ForwardedDelivery> {
   const delivery = { eventId: frame.id ?? "", type: frame.event ?? "" };
+  const timeoutMs = options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
   try {
     const response = await fetch(options.forwardTo, {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        [SIGNATURE_HEADER]: signWebhookPayload(frame.data, [secret], Math.floor(clock.now().getTime() / 1000)),
+        [SIGNATURE_HEADER]: signWebhookPayload(frame.data, [options.secret], Math.floor(clock.now().getTime() / 1000)),
         "service-event-id": delivery.eventId,
       },
       body: frame.data,
       redirect: "manual",
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
-    await response.body?.cancel();
-    return { ...delivery, status: response.status };
+    if (response.status >= 200 && response.status < 300) {
+      await response.body?.cancel().catch(() => undefined);
+      return { ...delivery, status: response.status };
+    }
+    return { ...delivery, status: response.status, body: await readExcerpt(response) };
   } catch (error) {
-    return { ...delivery, status: null, error: error instanceof Error ? error.message : String(error) };
+    return { ...delivery, status: null, error: describeFetchError(error, timeoutMs) };
   }
 }
 
-/** Runs until aborted (or `maxEvents` are forwarded). Returns how many events were forwarded. */
-export async function forwardEvents(options: ForwarderOptions): Promise<number> {
-  const secret = options.secret ?? `whsec_${randomToken(40)}`;
-  let token = await requestToken(options);
-  let ready = false;
-  let forwarded = 0;
-  let lastEventId: string | null = null;
+interface ForwarderState {
+  token: string;
+  /** The last id the stream gave, once forwarded: where a new connection resumes. */
+  cursor: string | null;
+  connected: boolean;
+  forwarded: number;
+  /** Reconnect attempts since the connection was last good. */
+  failures: number;
+}
+
+/** Opens the stream after `state.cursor`, minting a new token once if the current one has expired. */
+async function openStream(options: ForwarderOptions, state: ForwarderState): Promise<ReadableStream<Uint8Array>> {
   const query = options.types?.length ? `?types=${encodeURIComponent(options.types.join(","))}` : "";
-  while (!options.signal?.aborted) {
+  const cursor = state.cursor ?? (state.connected ? BEFORE_EVERY_EVENT : null);
+  for (let freshToken = false; ; freshToken = true) {
     let response: Response;
     try {
       response = await fetch(`${options.apiUrl}/partner/v1/events/stream${query}`, {
-        headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
+        headers: { authorization: `Bearer ${state.token}`, accept: "text/event-stream", ...(cursor ? { "last-event-id": cursor } : {}) },
         signal: options.signal,
       });
     } catch (error) {
-      if (options.signal?.aborted) break;
-      throw new ForwarderError(`could not reach ${options.apiUrl}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new StreamUnavailable(describeFetchError(error));
     }
-    if (response.status === 401) {
-      token = await requestToken(options);
+    if (response.ok && response.body) return response.body;
+    const text = await readExcerpt(response);
+    if (response.status === 401 && !freshToken) {
+      state.token = await requestToken(options);
       continue;
     }
-    if (!response.ok || !response.body) {
-      const text = await response.text().catch(() => "");
-      throw new ForwarderError(`the event stream answered ${response.status}: ${text}`);
-    }
-    // Ready once connected: the stream starts from the newest event at this moment.
-    if (!ready) options.onReady?.(secret);
-    ready = true;
+    if (response.status === 429 || response.status >= 500) throw new StreamUnavailable(`the event stream answered ${response.status}`);
+    throw new ForwarderError(`the event stream answered ${response.status}: ${text}`);
+  }
+}
+
+/** Forwards what the stream carries until it ends (false) or `maxEvents` are forwarded (true). */
+async function relayStream(options: ForwarderOptions, state: ForwarderState, body: ReadableStream<Uint8Array>): Promise<boolean> {
+  const frames = readServerSentEvents(body);
+  for (;;) {
+    let next: IteratorResult<StreamFrame>;
     try {
-      for await (const frame of readServerSentEvents(response.body)) {
-        if (frame.data === null) {
-          lastEventId = frame.id ?? lastEventId;
-          continue;
-        }
-        options.onDelivery?.(await forwardOne(options, secret, { ...frame, data: frame.data }));
-        lastEventId = frame.id ?? lastEventId;
-        forwarded += 1;
-        if (options.maxEvents !== undefined && forwarded >= options.maxEvents) {
-          await response.body.cancel().catch(() => undefined);
-          return forwarded;
-        }
-      }
+      next = await frames.next();
     } catch (error) {
-      if (options.signal?.aborted) break;
-      // The connection dropped: reconnect and resume after the last event.
+      throw new StreamUnavailable(describeFetchError(error));
+    }
+    if (next.done) return false;
+    const frame = next.value;
+    if (frame.data !== null) {
+      options.onDelivery?.(await forwardOne(options, { ...frame, data: frame.data }));
+      state.forwarded += 1;
+    }
+    // Moved only once the event is forwarded: a connection lost before then sends it again, after never.
+    if (frame.id !== undefined) state.cursor = frame.id;
+    if (options.maxEvents !== undefined && state.forwarded >= options.maxEvents) {
+      await frames.return(undefined);
+      return true;
     }
   }
-  return forwarded;
+}
+
+/**
+ * Runs until aborted (or `maxEvents` are forwarded); returns how many events were forwarded. Until the first
+ * connection succeeds every problem is thrown (as a ForwarderError naming the API); after it, an unavailable
+ * stream is retried with back-off and reported through onConnectionLost.
+ */
+export async function forwardEvents(options: ForwarderOptions): Promise<number> {
+  const state: ForwarderState = { token: "", cursor: null, connected: false, forwarded: 0, failures: 0 };
+  const delayFor = options.reconnectDelay ?? reconnectDelayMs;
+  while (!options.signal?.aborted) {
+    try {
+      state.token ||= await requestToken(options);
+      const body = await openStream(options, state);
+      if (state.failures > 0) options.onReconnected?.();
+      state.failures = 0;
+      if (!state.connected) options.onReady?.();
+      state.connected = true;
+      if (await relayStream(options, state, body)) break;
+      // The stream ended cleanly (the server closes it after STREAM_MAX_SECONDS): reconnect at once.
+    } catch (error) {
+      if (options.signal?.aborted) break;
+      if (!(error instanceof StreamUnavailable)) throw error;
+      if (!state.connected) throw new ForwarderError(`could not reach ${options.apiUrl}: ${error.message}`);
+      state.failures += 1;
+      const delayMs = delayFor(state.failures);
+      options.onConnectionLost?.({ reason: error.message, attempt: state.failures, delayMs });
+      await sleep(delayMs, undefined, { signal: options.signal }).catch(() => undefined);
+    }
+  }
+  return state.forwarded;
 }

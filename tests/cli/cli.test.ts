@@ -221,26 +221,89 @@ describe("maintenance", () => {
 });
 
 describe("usage errors exit 2 with usage", () => {
+  const PROJECT_CREATE_USAGE = [
+    "Usage: npm run --silent cli -- project create --name NAME [--tier build|launch|scale|platform] [--owner-email EMAIL] [--json]",
+    "",
+    "Create a partner project with its OAuth client and sandbox and live keys (secrets shown once).",
+    "",
+    "Options:",
+    "  --name NAME                         The project's name.",
+    "  --tier build|launch|scale|platform  The tier, which sets its live rate limits (default build).",
+    "  --owner-email EMAIL                 Where notifications to the partner's team are emailed.",
+    "  --json                              Print machine-readable JSON.",
+    "",
+  ].join("\n");
+
   it.each([
-    [["frobnicate"], "unknown command: frobnicate"],
-    [["project", "delete"], "unknown command: project delete"],
     [["project", "create", "--name", "X", "--colour", "red"], "Unknown option '--colour'"],
     [["project", "create"], "--name: is required"],
     [["project", "create", "--name", "X", "--tier", "gold"], "--tier:"],
     [["project", "create", "--name", "X", "extra"], "expected 0 argument(s)"],
-    [["project", "suspend"], "expected 1 argument(s)"],
-    [["project", "revoke-tokens", "proj_x", "--environment", "staging"], "--environment:"],
-    [[], "Usage:"],
-  ])("%j", async (args, message) => {
+  ])("%j prints the error and that command's usage, not every command's", async (args, message) => {
     const { code, stdout, stderr } = await cli(...args);
     expect(code).toBe(2);
-    expect(stdout + stderr).toContain(message);
-    expect(stdout + stderr).toContain("Usage: npm run --silent cli --");
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^error: /);
+    expect(stderr.split("\n")[0]).toContain(message);
+    expect(stderr.endsWith(`\n\n${PROJECT_CREATE_USAGE}`)).toBe(true);
   });
 
-  it("prints help with exit 0 when asked", async () => {
+  it.each([
+    [["project", "suspend"], "expected 1 argument(s)", "project suspend proj_... [--json]"],
+    [["project", "revoke-tokens", "proj_x", "--environment", "staging"], "--environment:", "project revoke-tokens proj_... [--environment sandbox|live] [--json]"],
+  ])("%j names the command in its usage", async (args, message, synopsis) => {
+    const { code, stderr } = await cli(...args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain(`\n\nUsage: npm run --silent cli -- ${synopsis}\n`);
+    expect(stderr).toContain("\nOptions:\n");
+    expect(stderr).not.toContain("Commands:");
+  });
+
+  it.each([
+    [["frobnicate"], "unknown command: frobnicate"],
+    [["project", "delete"], "unknown command: project delete"],
+    [["help", "frobnicate"], "unknown command: frobnicate"],
+  ])("%j prints the command list", async (args, message) => {
+    const { code, stdout, stderr } = await cli(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(new RegExp(`^error: ${message}\n\nUsage: npm run --silent cli -- <command> \\[options\\]\n\nCommands:\n`));
+    expect(stderr).toContain("  project create --name NAME");
+    expect(stderr).toContain("  cms list [--json]");
+  });
+
+  it("prints the command list with exit 2 when given no command", async () => {
+    const { code, stdout } = await cli();
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/^Usage: npm run --silent cli -- <command> \[options\]\n\nCommands:\n/);
+  });
+});
+
+describe("help", () => {
+  it("lists every command with exit 0", async () => {
     const { code, stdout } = await cli("help");
     expect(code).toBe(0);
     expect(stdout).toContain("project create --name NAME");
+    expect(stdout).toContain("listen --forward-to URL");
+    expect(stdout).toContain("One command's options: help <command>, or <command> --help.");
+  });
+
+  it("shows one command's usage for help <command> and for <command> --help, and runs nothing", async () => {
+    const projects = await db().project.count();
+    const [viaHelp, viaFlag, viaShortFlag] = await Promise.all([cli("help", "project", "create"), cli("project", "create", "--help"), cli("project", "create", "--name", "Not Created", "-h")]);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toMatch(/^Usage: npm run --silent cli -- project create --name NAME .*\n\nCreate a partner project .*\n\nOptions:\n  --name NAME  +The project's name\.\n/);
+    expect(viaHelp.stdout).not.toContain("Commands:");
+    expect(viaFlag).toEqual(viaHelp);
+    expect(viaShortFlag).toEqual(viaHelp);
+    expect(await db().project.count()).toBe(projects);
+  });
+
+  it("lists each flag of listen with what it does", async () => {
+    const { code, stdout } = await cli("listen", "--help");
+    expect(code).toBe(0);
+    const flags = stdout.split("\n").filter((line) => line.startsWith("  --")).map((line) => line.trim().split(/\s+/)[0]);
+    expect(flags).toEqual(["--forward-to", "--events", "--client-id", "--api-key", "--api-url", "--max-events", "--print-secret", "--new-secret", "--json"]);
   });
 });

@@ -1,17 +1,29 @@
 // The webhook commands of the admin CLI, run as a real process against the test database: delivery attempts of
 // an endpoint, notifications to partner teams, and the argument checks of the `listen` forwarder.
+import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
-import { beforeAll, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { runCli } from "../helpers/cli";
+import { startAppServer } from "../helpers/app-server";
+import { eventually } from "../helpers/eventually";
 import { createTestProject } from "../helpers/partner";
 
 
-// The forwarder's credentials come from flags here, never from the developer's environment.
-const cli = (...args: string[]) => runCli({ LENDING_CLIENT_ID: undefined, LENDING_API_KEY: undefined, LENDING_API_URL: undefined }, ...args);
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const SECRETS_FILE = path.join(mkdtempSync(path.join(tmpdir(), "listen-cli-")), "listen-secrets.json");
+afterAll(() => rmSync(path.dirname(SECRETS_FILE), { recursive: true, force: true }));
+
+// The forwarder's credentials come from flags here, never from the developer's environment; its secrets go to a
+// file of this test's own.
+const LISTEN_ENV = { LENDING_CLIENT_ID: undefined, LENDING_API_KEY: undefined, LENDING_API_URL: undefined, LISTEN_SECRETS_FILE: SECRETS_FILE };
+const cli = (...args: string[]) => runCli(LISTEN_ENV, ...args);
 
 const WHEN = (second: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, second));
 
@@ -279,5 +291,78 @@ describe("listen", () => {
     const { code, stderr } = await cli("listen", "--forward-to", "http://127.0.0.1:4000/hooks", "--api-url", `http://127.0.0.1:${port}`, ...credentials);
     expect(code).toBe(1);
     expect(stderr).toContain(`http://127.0.0.1:${port}`);
+  });
+
+  describe("its signing secret", () => {
+    const storedSecrets = () => JSON.parse(readFileSync(SECRETS_FILE, "utf8")) as Record<string, string>;
+
+    it("--print-secret prints the project's secret and exits, the same on every run, kept in a file only its owner reads", async () => {
+      const clientId = "svc_client_printsecret0000000000000000";
+      const [first, second] = [await cli("listen", "--print-secret", "--client-id", clientId), await cli("listen", "--print-secret", "--client-id", clientId)];
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/^whsec_[0-9A-Za-z]{40}\n$/);
+      expect(second).toEqual(first);
+      expect(storedSecrets()[clientId]).toBe(first.stdout.trim());
+      expect(statSync(SECRETS_FILE).mode & 0o777).toBe(0o600);
+    });
+
+    it("--print-secret --new-secret replaces it", async () => {
+      const clientId = "svc_client_rotatesecret000000000000000";
+      const before = (await cli("listen", "--print-secret", "--client-id", clientId)).stdout.trim();
+      const rotated = await cli("listen", "--print-secret", "--new-secret", "--client-id", clientId, "--json");
+      expect(rotated.code).toBe(0);
+      const printed = JSON.parse(rotated.stdout);
+      expect(printed).toEqual({ client_id: clientId, secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{40}$/) });
+      expect(printed.secret).not.toBe(before);
+      expect(storedSecrets()[clientId]).toBe(printed.secret);
+    });
+
+    /** Runs `cli listen` against `apiUrl` until it prints Ready, then stops it with Ctrl-C; answers its output. */
+    async function listenUntilReady(apiUrl: string, project: ProjectCredentials, ...extra: string[]): Promise<{ code: number; stdout: string }> {
+      const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "cli.ts"), "listen", "--forward-to", "http://127.0.0.1:9/webhooks", "--api-url", apiUrl, ...extra], {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: "silent", LISTEN_SECRETS_FILE: SECRETS_FILE, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
+      });
+      const exited = once(child, "exit");
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      await eventually(async () => stdout, (text) => text.includes("Ready."), { timeoutMs: 15_000 });
+      child.kill("SIGINT");
+      const [code] = (await exited) as [number];
+      return { code, stdout };
+    }
+
+    it("is what listen signs with, run after run, until --new-secret replaces it", async () => {
+      const server = await startAppServer();
+      try {
+        const project = await createTestProject();
+        const printed = (await cli("listen", "--print-secret", "--client-id", project.client_id)).stdout.trim();
+        const again = await listenUntilReady(server.url, project);
+        expect(again.code).toBe(0);
+        expect(again.stdout).toBe(
+          `Ready. Forwarding sandbox events to http://127.0.0.1:9/webhooks. Your webhook signing secret is ${printed} (^C to quit)\nStopped after forwarding 0 event(s).\n`,
+        );
+        const rotated = await listenUntilReady(server.url, project, "--new-secret");
+        const secret = storedSecrets()[project.client_id]!;
+        expect(secret).not.toBe(printed);
+        expect(rotated.stdout).toBe(
+          [
+            `New signing secret for ${project.client_id}; the previous one no longer verifies.`,
+            `Ready. Forwarding sandbox events to http://127.0.0.1:9/webhooks. Your webhook signing secret is ${secret} (^C to quit)`,
+            "Stopped after forwarding 0 event(s).",
+            "",
+          ].join("\n"),
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("needs only the client id to print it", async () => {
+      const { code, stdout, stderr } = await cli("listen", "--print-secret");
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toMatch(/^error: --client-id: is required \(or set LENDING_CLIENT_ID\)\n\nUsage: npm run --silent cli -- listen /);
+    });
   });
 });

@@ -91,8 +91,11 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-/** Starts the server. `extraRoutes` mounts test-only routes (pattern → handlers) ahead of the app's. */
-export async function startAppServer(extraRoutes: Record<string, RouteHandlers> = {}): Promise<AppServer> {
+/**
+ * Starts the server. `extraRoutes` mounts test-only routes (pattern → handlers) ahead of the app's; `port` (a free
+ * one when absent) lets a test restart a server where its clients expect it.
+ */
+export async function startAppServer(extraRoutes: Record<string, RouteHandlers> = {}, options: { port?: number } = {}): Promise<AppServer> {
   const extras: RouteEntry[] = Object.entries(extraRoutes).map(([pattern, handlers]) => ({
     pattern,
     segments: pattern.split("/").filter(Boolean).map(parseSegment),
@@ -154,7 +157,7 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
       outgoing.writeHead(599, { "content-type": "text/plain" }).end(`test server failure: ${String(error)}`);
     }
   });
-  server.listen(0, "127.0.0.1");
+  server.listen(options.port ?? 0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {

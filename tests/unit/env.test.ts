@@ -69,6 +69,7 @@ describe("the admin CLI's configuration", () => {
       PORT: 3000,
       LENDING_API_URL: "http://localhost:3000",
       LENDING_CLIENT_ID: "svc_client_1",
+      LISTEN_SECRETS_FILE: ".data/listen-secrets.json",
     });
   });
 

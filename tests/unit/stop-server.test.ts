@@ -1,0 +1,64 @@
+// How `npm run dev` and `npm start` stop on Ctrl-C: the server closes, an embedded database this process started
+// stops (with the app's own output dropped meanwhile), one line says so, and the exit code is 0.
+import { describe, expect, it } from "vitest";
+import { stopOnSignal, type StopTargets } from "@/scripts/stop-server";
+
+/** Stop targets that record, in order, what was done to them. */
+function recordingTargets(options: { embedded: boolean; stopFails?: boolean }) {
+  const steps: string[] = [];
+  let finishStopping: () => void = () => undefined;
+  const targets: StopTargets = {
+    server: { close: () => steps.push("close server"), closeAllConnections: () => steps.push("close connections") },
+    embedded: options.embedded
+      ? {
+          stop: () => {
+            steps.push("stop database");
+            return new Promise<void>((resolve, reject) => (finishStopping = options.stopFails ? () => reject(new Error("postgres hung up")) : resolve));
+          },
+        }
+      : null,
+    silence: () => {
+      steps.push("silence the app");
+      return (line) => steps.push(`print after silence: ${line}`);
+    },
+    print: (line) => steps.push(`print: ${line}`),
+    exit: (code) => void steps.push(`exit ${code}`),
+  };
+  return { steps, targets, finishStopping: () => finishStopping() };
+}
+
+describe("stopping the server", () => {
+  it("silences the app, closes the server, waits for the embedded database, then says Stopped. and exits 0", async () => {
+    const { steps, targets, finishStopping } = recordingTargets({ embedded: true });
+    const stop = stopOnSignal(targets);
+    const stopped = stop();
+    expect(steps).toEqual(["silence the app", "close server", "close connections", "stop database"]);
+    finishStopping();
+    await stopped;
+    expect(steps.slice(4)).toEqual(["print after silence: Stopped.", "exit 0"]);
+  });
+
+  it("does it once when the signal comes twice (from the terminal and forwarded by npm)", async () => {
+    const { steps, targets, finishStopping } = recordingTargets({ embedded: true });
+    const stop = stopOnSignal(targets);
+    const first = stop();
+    await stop();
+    finishStopping();
+    await first;
+    expect(steps.filter((step) => step === "stop database" || step.startsWith("exit"))).toEqual(["stop database", "exit 0"]);
+  });
+
+  it("keeps the app's output when the database is not one it started", async () => {
+    const { steps, targets } = recordingTargets({ embedded: false });
+    await stopOnSignal(targets)();
+    expect(steps).toEqual(["close server", "close connections", "print: Stopped.", "exit 0"]);
+  });
+
+  it("says so and exits 1 when the embedded database does not stop cleanly", async () => {
+    const { steps, targets, finishStopping } = recordingTargets({ embedded: true, stopFails: true });
+    const stopped = stopOnSignal(targets)();
+    finishStopping();
+    await stopped;
+    expect(steps.slice(-2)).toEqual(["print after silence: Stopped; the embedded database did not stop cleanly: postgres hung up", "exit 1"]);
+  });
+});
