@@ -3,6 +3,7 @@
 import "../scripts/require-node";
 import { openDatabase, parseCommandLine, UsageError, type Command } from "./cli-kit";
 import { applicationShow } from "./commands/application";
+import { projectCapability } from "./commands/capability";
 import { cmsList, cmsPublish, cmsPut, cmsUnpublish } from "./commands/cms";
 import { decisionLock, decisionRelease, decisionResolve } from "./commands/decision";
 import { listen } from "./commands/listen";
@@ -18,6 +19,7 @@ const COMMANDS: Command[] = [
   projectSuspend,
   projectActivate,
   projectRevokeTokens,
+  projectCapability,
   applicationShow,
   decisionLock,
   decisionRelease,
