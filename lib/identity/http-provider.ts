@@ -83,7 +83,7 @@ export class HttpIdentityProvider implements IdentityProvider {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      throw new IdentityProviderUnavailableError("The identity provider could not be reached in time", { cause: error });
+      throw new IdentityProviderUnavailableError("The identity provider could not be reached, or did not answer in time", { cause: error });
     }
   }
 
