@@ -23,6 +23,8 @@ export interface CommandOption {
   /** What a string flag takes, as the usage shows it: "URL", "N". */
   value?: string;
   description: string;
+  /** The flag may be given more than once; the command gets every value. */
+  multiple?: boolean;
 }
 
 export interface Command {
@@ -69,7 +71,7 @@ export function parseCommandLine(command: Command, args: string[]): Pick<Command
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: { ...Object.fromEntries(Object.entries(command.options).map(([name, { type }]) => [name, { type }])), json: { type: "boolean" } },
+      options: { ...Object.fromEntries(Object.entries(command.options).map(([name, { type, multiple }]) => [name, { type, multiple: multiple ?? false }])), json: { type: "boolean" } },
       allowPositionals: true,
       strict: true,
     });

@@ -4,6 +4,7 @@
 import "../scripts/require-node";
 import { commandUsage, openDatabase, parseCommandLine, USAGE_PREFIX, UsageError, type Command } from "./cli-kit";
 import { applicationShow } from "./commands/application";
+import { projectCapability } from "./commands/capability";
 import { cmsList, cmsPublish, cmsPut, cmsUnpublish } from "./commands/cms";
 import { decisionLock, decisionRelease, decisionResolve } from "./commands/decision";
 import { listen } from "./commands/listen";
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   projectSuspend,
   projectActivate,
   projectRevokeTokens,
+  projectCapability,
   applicationShow,
   decisionLock,
   decisionRelease,

@@ -100,6 +100,16 @@ const configSchema = z.object({
   /** Companies House public data API key: when set, live company lookups go to Companies House. */
   COMPANIES_HOUSE_API_KEY: z.string().min(1).optional(),
   /**
+   * Where live identity checks go (docs/identity.md): `http`, a provider answering our contract at
+   * IDENTITY_PROVIDER_URL; `sandbox`, the sandbox rules (for developing a live integration on one machine; `npm
+   * start` refuses it). Unset: live identity checks answer 503. Sandbox checks always follow the sandbox rules.
+   */
+  IDENTITY_PROVIDER: z.enum(["http", "sandbox"]).optional(),
+  /** The provider's check endpoint, when IDENTITY_PROVIDER is `http`: each check is POSTed to it. */
+  IDENTITY_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Sent to the provider as `Authorization: Bearer <key>`, when set. */
+  IDENTITY_PROVIDER_API_KEY: z.string().min(1).optional(),
+  /**
    * Inngest runs the background functions (served at /api/inngest) when an event key or signing key is set
    * (Inngest Cloud or a self-hosted server), or INNGEST_DEV for a local dev server. Unset: the in-process
    * local driver runs the same operations.
@@ -176,6 +186,9 @@ function parseEnvironment<S extends z.ZodType>(schema: S, environment: Record<st
 /** The app's configuration from `environment`; each host defaults to BASE_URL, which defaults to the app's origin. */
 export function parseConfig(environment: Record<string, string | undefined>): Config {
   const parsed = parseEnvironment(configSchema, environment);
+  if (parsed.IDENTITY_PROVIDER === "http" && !parsed.IDENTITY_PROVIDER_URL) {
+    throw new ConfigError("Invalid configuration:\n  IDENTITY_PROVIDER_URL: is required when IDENTITY_PROVIDER is http");
+  }
   const origin = `http://localhost:${parsed.PORT}`;
   const base = parsed.BASE_URL ?? origin;
   return {
@@ -204,6 +217,11 @@ export function assertProductionConfig(settings: Config): void {
   if (!settings.OAUTH_SIGNING_KEY && !settings.OAUTH_KEY_ENCRYPTION_KEY) {
     throw new ConfigError(
       "Invalid configuration for npm start:\n  OAUTH_SIGNING_KEY or OAUTH_KEY_ENCRYPTION_KEY must be set: in production the token-signing key may not rest in the database unencrypted (openssl rand -base64 32 makes an encryption key)",
+    );
+  }
+  if (settings.IDENTITY_PROVIDER === "sandbox") {
+    throw new ConfigError(
+      "Invalid configuration for npm start:\n  IDENTITY_PROVIDER=sandbox would verify live applicants by the sandbox rules; set it to http with IDENTITY_PROVIDER_URL, or leave it unset (live identity checks then answer 503)",
     );
   }
 }

@@ -29,6 +29,8 @@ export const ID_PREFIXES = {
   supportSession: "sess",
   consentSnapshot: "cns",
   enquiry: "enq",
+  /** Identity checks (spec 2.9 names the object only as `verification`; the prefix is ours). */
+  identityCheck: "idv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,6 +2,7 @@
 // per method, everything that guards the endpoint (scope, rate limit, schemas, idempotency) and the one
 // service its handler calls; the builder composes the steps, each in its own module, in a fixed order:
 //   request context (request-context.ts) → admission: authenticate, project bucket, scope (admission.ts)
+//   → the project's capability, on the routes of a feature enabled per project (lib/projects/capabilities.ts)
 //   → parse params, query, body (body.ts, validation.ts) → the OAuth client, on the endpoints that authenticate one
 //   → Idempotency-Key and the handler's transaction (idempotent-handler.ts) → sub-limit (metering.ts) → handler
 //   → map errors (lib/errors.ts) → finish: request id, RateLimit headers, one log line (request-context.ts)
@@ -13,6 +14,7 @@ import { ApiError, type ErrorCode, type ErrorFormat, type Ring } from "../errors
 import type { Prisma } from "../generated/prisma/client";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
+import { assertCapability, type ProjectCapability } from "../projects/capabilities";
 import type { SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
 import type { TransactionKind } from "../db";
@@ -97,6 +99,12 @@ export interface EndpointConfig<
    * no bearer token (they authenticate the client themselves, or are public). Required on the partner ring.
    */
   scope?: S;
+  /**
+   * Partner routes of a feature the platform enables per project (lib/projects/capabilities.ts): without it the
+   * caller gets 403 `capability_denied`, checked with the scope, before any input is read, so the refusal is
+   * never kept under an Idempotency-Key and spends no sub-limit.
+   */
+  capability?: ProjectCapability;
   /**
    * The OAuth endpoints that authenticate a client (scope `null`): such a request is metered per client address
    * before anything is read (CLIENT_AUTHENTICATION_LIMIT), then the client authenticates from the Authorization
@@ -215,6 +223,7 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     release = admission.release;
     const principal = admission.principal;
     if (declared.sandboxOnly && principal) assertSandbox(principal);
+    if (declared.capability && principal) await assertCapability(principal.projectId, declared.capability);
     const params = await parseParams(declared.params, routeContext);
     const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(declared, request, context);
@@ -285,14 +294,16 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
 
 /**
  * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
- * authenticates an OAuth client takes no bearer token. Only an idempotent endpoint stores replies, so only it
- * may name fields to withhold from them.
+ * authenticates an OAuth client takes no bearer token. A capability belongs to the caller's project, so only a
+ * bearer route can require one. Only an idempotent endpoint stores replies, so only it may name fields to
+ * withhold from them.
  */
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   const { scope, authenticatesClient } = target.config;
   if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
   if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
   if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
+  if (target.config.capability && !scope) throw new Error(`Endpoint "${key}" requires a capability but no bearer scope: there is no project to check`);
   if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
 }
 

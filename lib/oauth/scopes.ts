@@ -11,6 +11,7 @@ export const PARTNER_SCOPES = [
   "accounts.manage",
   "payments:read",
   "payments:write",
+  "identity:read",
   "identity:write",
   "events:read",
   "webhooks:manage",

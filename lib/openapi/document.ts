@@ -63,6 +63,7 @@ export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCod
   const add = (list: readonly ErrorCode[]) => list.forEach((code) => codes.add(code));
   if (ring === "public") codes.add("rate_limited");
   if (config.scope) add(BEARER_FAILURES);
+  if (config.capability) codes.add("capability_denied");
   if (config.authenticatesClient) add(CLIENT_FAILURES);
   if (config.sandboxOnly) codes.add("route_not_found");
   if (config.params) codes.add("not_found");
@@ -225,6 +226,7 @@ function descriptionOf(ring: Ring, endpoint: RegisteredEndpoint): string {
   if (config.description) parts.push(config.description);
   const facts: string[] = [];
   if (config.scope) facts.push(`**Scope:** \`${config.scope}\`.`);
+  if (config.capability) facts.push(`**Capability:** your project needs \`${config.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`);
   if (config.authenticatesClient) facts.push("**Client authentication:** HTTP Basic with your client id and a secret key, or `client_id` and `client_secret` in the form.");
   if (config.sandboxOnly) facts.push("**Sandbox only:** with a live token this route does not exist (404 `route_not_found`).");
   if (config.idempotent) facts.push("**Idempotent:** send an `Idempotency-Key` to make a retry safe; the first reply is replayed for 24 hours.");
@@ -331,6 +333,7 @@ export function openApiDocument(ring: Ring, endpoints: RegisteredEndpoint[], ser
       responses: responsesOf(ring, endpoint, schemas),
       security: securityOf(endpoint),
       ...(endpoint.config.scope ? { "x-scope": endpoint.config.scope } : {}),
+      ...(endpoint.config.capability ? { "x-capability": endpoint.config.capability } : {}),
       ...(endpoint.config.rateLimit ? { "x-rate-limit": endpoint.config.rateLimit.policy } : {}),
       ...(endpoint.config.idempotent ? { "x-idempotent": true } : {}),
       ...(endpoint.config.sandboxOnly ? { "x-sandbox-only": true } : {}),

@@ -1,5 +1,6 @@
-// The little a request needs to know about its project beyond the token: whether it is suspended and whether
-// its outstanding tokens were revoked; and, for the token endpoint, its client id and granted scopes. Cached
+// The little a request needs to know about its project beyond the token: whether it is suspended, whether
+// its outstanding tokens were revoked and which capabilities it has; and, for the token endpoint, its client id
+// and granted scopes. Cached
 // per process so bearer checks stay off the database on the hot path; a change to the project drops every
 // process's copy as it commits (lib/change-feed.ts).
 import { changeFeed, ListenedCache } from "../change-feed";
@@ -13,6 +14,8 @@ export interface ProjectState {
   id: string;
   clientId: string;
   scopes: string[];
+  /** Features the platform switched on for the project (lib/projects/capabilities.ts). */
+  capabilities: string[];
   internalAudience: boolean;
   status: "active" | "suspended";
   tokensNotBefore: Record<KeyEnvironment, Date | null>;
@@ -32,6 +35,7 @@ async function loadProjectState(projectId: string): Promise<ProjectState | null>
       id: true,
       clientId: true,
       scopes: true,
+      capabilities: true,
       internalAudience: true,
       status: true,
       tier: true,
@@ -47,6 +51,7 @@ async function loadProjectState(projectId: string): Promise<ProjectState | null>
         id: row.id,
         clientId: row.clientId,
         scopes: row.scopes,
+        capabilities: row.capabilities,
         internalAudience: row.internalAudience,
         status: row.status,
         tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
+import { assertProductionConfig, config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
 
 describe("configuration", () => {
   it("defaults every host of the spec to the one origin the app listens on", () => {
@@ -45,6 +45,36 @@ describe("configuration", () => {
     expect(() => parseConfig({ WEBHOOK_DNS_SERVERS: `1.1.1.1,${value}` })).toThrow(
       "Invalid configuration:\n  WEBHOOK_DNS_SERVERS.1: must be an IP address, with an optional :port ([ipv6]:port)",
     );
+  });
+});
+
+describe("the identity provider", () => {
+  it("is none by default, so live identity checks answer 503", () => {
+    expect(parseConfig({}).IDENTITY_PROVIDER).toBeUndefined();
+  });
+
+  it("is http with a URL and an optional key", () => {
+    expect(parseConfig({ IDENTITY_PROVIDER: "http", IDENTITY_PROVIDER_URL: "https://idv.example/checks", IDENTITY_PROVIDER_API_KEY: "k" })).toMatchObject({
+      IDENTITY_PROVIDER: "http",
+      IDENTITY_PROVIDER_URL: "https://idv.example/checks",
+      IDENTITY_PROVIDER_API_KEY: "k",
+    });
+  });
+
+  it.each([
+    [{ IDENTITY_PROVIDER: "http" }, "Invalid configuration:\n  IDENTITY_PROVIDER_URL: is required when IDENTITY_PROVIDER is http"],
+    [{ IDENTITY_PROVIDER: "onfido" }, /^Invalid configuration:\n  IDENTITY_PROVIDER:/],
+    [{ IDENTITY_PROVIDER: "http", IDENTITY_PROVIDER_URL: "ftp://idv.example" }, /^Invalid configuration:\n  IDENTITY_PROVIDER_URL:/],
+  ])("refuses %o, naming the variable", (environment, message) => {
+    expect(() => parseConfig(environment)).toThrow(message);
+  });
+
+  it("may follow the sandbox rules in development, but npm start refuses that", () => {
+    const settings = parseConfig({ IDENTITY_PROVIDER: "sandbox", OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") });
+    expect(settings.IDENTITY_PROVIDER).toBe("sandbox");
+    expect(() => assertProductionConfig(settings)).toThrow(ConfigError);
+    expect(() => assertProductionConfig(settings)).toThrow(/IDENTITY_PROVIDER=sandbox would verify live applicants by the sandbox rules/);
+    expect(() => assertProductionConfig({ ...settings, IDENTITY_PROVIDER: undefined })).not.toThrow();
   });
 });
 

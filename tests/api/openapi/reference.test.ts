@@ -6,6 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { savePage } from "@/lib/cms/service";
+import { db } from "@/lib/db";
+import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import type { Ring } from "@/lib/errors";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
 import { errorCodesOf, openApiDocument } from "@/lib/openapi/document";
@@ -15,6 +17,9 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken, untilDecided } from "../../helpers/partner";
 import { loadAllEndpoints } from "../../helpers/routes";
+
+// The samples create applications faster than one project's 5 a second; the limits have their own tests.
+process.env.RATE_LIMIT_SCALE = "100";
 
 type Document = ReturnType<typeof openApiDocument>;
 type Operation = { summary?: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; security?: unknown[] };
@@ -153,6 +158,7 @@ describe("each route's reply matches its documented schema", () => {
   beforeAll(async () => {
     server = await startAppServer();
     project = await createTestProject();
+    await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
     token = await mintToken(server.url, project);
     fixture.approved = await submitted("12345678");
     fixture.created = await createApplication("23456789");
@@ -189,6 +195,18 @@ describe("each route's reply matches its documented schema", () => {
     "partner GET /accounts/{id}/balance": () => ({ path: `/accounts/${fixture.account}/balance`, init: partner("GET"), status: 200 }),
     "partner GET /accounts/{id}/transactions": () => ({ path: `/accounts/${fixture.account}/transactions`, init: partner("GET"), status: 200 }),
     "partner POST /accounts/{id}/drawdowns": () => ({ path: `/accounts/${fixture.facility}/drawdowns`, init: partner("POST", { amount_pence: 250_000 }), status: 201 }),
+    "partner POST /identity/checks": async () => ({
+      path: "/identity/checks",
+      init: partner("POST", { application_id: (await createApplication("13572468")).id, people: [{ first_name: "Ada", last_name: "Lovelace", date_of_birth: "1980-12-10", role: "director" }] }),
+      status: 201,
+    }),
+    "partner GET /identity/checks/{id}": async () => {
+      const check = await expectJson(
+        await fetch(`${server.url}/partner/v1/identity/checks`, partner("POST", { application_id: (await createApplication("24681357")).id, people: [{ first_name: "Grace", last_name: "Review", date_of_birth: "1975-01-02", role: "psc" }] })),
+        201,
+      );
+      return { path: `/identity/checks/${check.id}`, init: partner("GET"), status: 200 };
+    },
     "partner POST /applications/{id}/withdraw": async () => ({ path: `/applications/${(await createApplication("56789012")).id}/withdraw`, init: partner("POST", { reason: "No longer needed" }), status: 200 }),
     "partner GET /decisions/{id}": () => ({ path: `/decisions/${fixture.approved.decision}`, init: partner("GET"), status: 200 }),
     "partner POST /decisions/{id}/refresh": () => ({ path: `/decisions/${fixture.approved.decision}/refresh`, init: partner("POST"), status: 200 }),

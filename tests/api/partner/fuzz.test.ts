@@ -3,10 +3,14 @@
 // hostile values (tests/helpers/request-fuzz.ts), with a token holding every scope; the caller's own objects
 // (applications in three states, their decisions, a webhook endpoint, a key, an event, two accounts) are in the pool of ids,
 // so updates, actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
-// the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps.
+// the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps
+// (and the dates of birth in the identity checks are of the 22nd century). The project has the white_label
+// capability, so requests reach the identity endpoints' code.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
+import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
@@ -30,6 +34,7 @@ beforeAll(async () => {
   server = await startAppServer();
   endpoints = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner");
   const project = await createTestProject();
+  await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
   const token = await mintToken(server.url, project);
   const objects = await createRealObjects(token);
   const disposable = await createDisposableObjects(token);
@@ -142,6 +147,15 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
     },
     "POST /applications/{id}/withdraw": { body: { reason: "Found other finance" } },
     "POST /events/{id}/replay": { body: { endpoint_id: objects.webhookEndpointId } },
+    "POST /identity/checks": {
+      body: {
+        application_id: objects.createdApplicationId,
+        people: [
+          { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2161-12-10", role: "director" },
+          { first_name: "Alan", last_name: "Review", date_of_birth: "2162-06-23", role: "psc" },
+        ],
+      },
+    },
     "POST /keys": { body: { type: "publishable", environment: "sandbox" } },
     "POST /keys/{id}/roll": { body: { overlap_hours: 1 } },
     "POST /oauth/introspect": { body: { token, ...credentials } },

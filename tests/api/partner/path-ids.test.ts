@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
 import { ID_PREFIXES } from "@/lib/ids";
+import { db } from "@/lib/db";
+import { changeProjectCapabilities, PROJECT_CAPABILITIES } from "@/lib/projects/capabilities";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
@@ -15,7 +17,10 @@ let routesWithIds: RegisteredEndpoint[];
 
 beforeAll(async () => {
   server = await startAppServer();
-  token = await mintToken(server.url, await createTestProject());
+  // Every scope and every capability, so the only check a request can fail is the one under test.
+  const project = await createTestProject();
+  await changeProjectCapabilities(db(), project.project_id, { enable: [...PROJECT_CAPABILITIES] });
+  token = await mintToken(server.url, project);
   routesWithIds = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner" && declared.path.includes("{id}") && declared.config.scope);
 });
 afterAll(() => server.close());

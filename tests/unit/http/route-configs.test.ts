@@ -44,6 +44,8 @@ describe("endpoint configs", () => {
     const limitOf = (method: string, path: string) => endpoints.find((declared) => declared.ring === "partner" && declared.method === method && declared.path === path)?.config.rateLimit;
     expect(limitOf("POST", "/applications")).toBe(SUB_LIMITS.applicationsCreate);
     expect(limitOf("POST", "/decisions/{id}/refresh")).toBe(SUB_LIMITS.decisionsRefresh);
+    expect(limitOf("POST", "/identity/checks")).toBe(SUB_LIMITS.identityChecks);
+    expect(SUB_LIMITS.identityChecks).toEqual({ policy: { kind: "tokenBucket", name: "identity-checks", ratePerSecond: 5, burst: 5 }, per: "project" });
     expect(limitOf("POST", "/oauth/token")).toBe(SUB_LIMITS.oauthToken);
     expect(limitOf("POST", "/oauth/introspect")).toBe(SUB_LIMITS.oauthIntrospect);
     expect(limitOf("GET", "/oauth/jwks")).toBe(SUB_LIMITS.oauthJwks);
@@ -52,6 +54,14 @@ describe("endpoint configs", () => {
   it("leave no sub-limit unused: each named limit guards some route", () => {
     const used = new Set(endpoints.map((declared) => declared.config.rateLimit).filter(Boolean));
     for (const [name, limit] of Object.entries(SUB_LIMITS)) expect(used.has(limit), name).toBe(true);
+  });
+
+  it("gate the white-label endpoints, and only those, on the white_label capability (spec 1)", () => {
+    const gated = endpoints.filter((declared) => declared.config.capability).map(({ method, path, config }) => [`${method} ${path}`, config.capability]);
+    expect(gated).toEqual([
+      ["POST /identity/checks", "white_label"],
+      ["GET /identity/checks/{id}", "white_label"],
+    ]);
   });
 
   it("withhold the secret from the Idempotency-Key record of every idempotent endpoint that shows one (spec 5.1)", () => {
@@ -77,6 +87,12 @@ describe("defineRoute", () => {
   it("refuses secret fields on an endpoint that is not idempotent: there is no record to keep them from", () => {
     expect(() => defineRoute("partner", "/secretive", { POST: endpoint({ scope: "partner:manage", secretFields: ["secret"], handler: () => ok({}) }) })).toThrow(
       'Endpoint "POST /secretive" declares secretFields but is not idempotent',
+    );
+  });
+
+  it("refuses a capability on an endpoint without a bearer scope: there is no project to check", () => {
+    expect(() => defineRoute("partner", "/gated", { POST: endpoint({ scope: null, capability: "white_label", handler: () => ok({}) }) })).toThrow(
+      'Endpoint "POST /gated" requires a capability but no bearer scope',
     );
   });
 

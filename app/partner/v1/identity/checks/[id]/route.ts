@@ -1,0 +1,17 @@
+// GET /partner/v1/identity/checks/{id} — one identity check with each person's result (spec 4.4; docs/identity.md).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { identityCheckIdParamsSchema } from "@/lib/identity/schemas";
+import { verificationSchema } from "@/lib/identity/serialize";
+import { retrieveIdentityCheck } from "@/lib/identity/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/identity/checks/{id}", {
+  GET: endpoint({
+    summary: "Retrieve an identity check",
+    responses: { 200: verificationSchema },
+    errors: ["not_found", "environment_mismatch"],
+    scope: "identity:read",
+    capability: "white_label",
+    params: identityCheckIdParamsSchema,
+    handler: async ({ tenant, params }) => ok(await retrieveIdentityCheck({ tenant, id: params.id })),
+  }),
+});

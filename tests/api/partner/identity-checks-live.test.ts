@@ -1,0 +1,148 @@
+// Live identity checks with IDENTITY_PROVIDER=http (docs/identity.md): the check goes to the configured provider,
+// here a real HTTP server on 127.0.0.1 standing in for it, and its answer decides the outcome; a provider that
+// fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry.
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createApplication } from "@/lib/applications/create";
+import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { config } from "@/lib/env";
+import { changeProjectCapabilities } from "@/lib/projects/capabilities";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
+import { bearer, createTestProject, mintToken } from "../../helpers/partner";
+
+type Json = Record<string, any>;
+
+const T0 = "2099-07-01T10:00:00.000Z";
+const PROVIDER_KEY = "idp_live_key_7";
+
+interface ProviderCall {
+  headers: http.IncomingHttpHeaders;
+  body: Json;
+}
+
+const calls: ProviderCall[] = [];
+let providerAnswer: (call: ProviderCall) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
+
+const provider = http.createServer((request, response) => {
+  let text = "";
+  request.setEncoding("utf8");
+  request.on("data", (chunk) => (text += chunk));
+  request.on("end", () => {
+    const call = { headers: request.headers, body: JSON.parse(text) as Json };
+    calls.push(call);
+    const { status, body } = providerAnswer(call);
+    response.writeHead(status, { "Content-Type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+});
+provider.listen(0, "127.0.0.1");
+await once(provider, "listening");
+// Read by lib/env.ts the first time anything asks for the configuration, which is after this.
+process.env.IDENTITY_PROVIDER = "http";
+process.env.IDENTITY_PROVIDER_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/checks`;
+process.env.IDENTITY_PROVIDER_API_KEY = PROVIDER_KEY;
+
+let server: AppServer;
+beforeAll(async () => {
+  server = await startAppServer();
+});
+afterAll(async () => {
+  await server.close();
+  await new Promise((resolve) => provider.close(resolve));
+});
+beforeEach(() => {
+  freezeClock(T0);
+  calls.length = 0;
+});
+
+async function livePartner() {
+  const project = await createTestProject();
+  await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
+  const tenant = { projectId: project.project_id, environment: "live" as const };
+  const application = await createApplication({
+    tenant,
+    input: { business: { company_number: "SC123456" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
+  });
+  return { project, applicationId: application.id, token: await mintToken(server.url, project, { environment: "live" }) };
+}
+
+const PEOPLE = [
+  { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" },
+  { first_name: "Grace", last_name: "Review", date_of_birth: "2056-12-09", role: "psc" },
+];
+
+const postCheck = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/partner/v1/identity/checks`, bearer(token, jsonRequest("POST", body, headers)));
+
+it("runs with the http provider configured", () => {
+  expect(config()).toMatchObject({ IDENTITY_PROVIDER: "http", IDENTITY_PROVIDER_API_KEY: PROVIDER_KEY });
+});
+
+describe("a live check", () => {
+  it("is decided by the provider's answer, not by the sandbox rules", async () => {
+    const { project, applicationId, token } = await livePartner();
+    providerAnswer = () => ({ status: 200, body: { id: "prov-live-1", people: [{ result: "review_required" }, { result: "verified" }] } });
+    const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
+    expect(check).toMatchObject({ object: "verification", livemode: true, application_id: applicationId, status: "review_required" });
+    // The provider referred Ada and verified "Review": the sandbox rule plays no part in live.
+    expect(check.people.map((person: Json) => [person.last_name, person.result])).toEqual([["Lovelace", "review_required"], ["Review", "verified"]]);
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.headers.authorization).toBe(`Bearer ${PROVIDER_KEY}`);
+    expect(calls[0]!.headers["idempotency-key"]).toBe(check.id);
+    expect(calls[0]!.body).toEqual({ reference: check.id, company_number: "SC123456", people: PEOPLE });
+
+    expect(await db().identityCheck.findUniqueOrThrow({ where: { id: check.id } })).toMatchObject({ provider: "http", providerReference: "prov-live-1", environment: "live" });
+    const events = await db().event.findMany({ where: { projectId: project.project_id, type: { startsWith: "identity." } } });
+    expect(events.map((event) => [event.type, event.environment, event.object])).toEqual([["identity.review_required", "live", check]]);
+  });
+
+  it("is verified when the provider verifies everyone", async () => {
+    const { applicationId, token } = await livePartner();
+    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    expect((await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201)).status).toBe("verified");
+  });
+
+  it("answers 503 service_unavailable when the provider fails, writes nothing, and lets the same Idempotency-Key retry", async () => {
+    const { project, applicationId, token } = await livePartner();
+    const body = { application_id: applicationId, people: PEOPLE };
+    const headers = { "idempotency-key": "live-check-1" };
+    providerAnswer = () => ({ status: 502, body: { error: "upstream" } });
+    const failed = await postCheck(token, body, headers);
+    const error = await expectApiError(failed, 503, "service_unavailable");
+    expect(error.error).toMatchObject({ retryable: true, retry_after_ms: 5000, message: "The identity provider is not answering; retry shortly." });
+    expect(failed.headers.get("retry-after")).toBe("5");
+    expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
+    expect(await db().event.count({ where: { projectId: project.project_id, type: { startsWith: "identity." } } })).toBe(0);
+
+    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    const retried = await postCheck(token, body, headers);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect((await expectJson<Json>(retried, 201)).status).toBe("verified");
+    expect(calls).toHaveLength(2);
+  });
+
+  it("answers 503 for a provider answer out of contract", async () => {
+    const { project, applicationId, token } = await livePartner();
+    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }] } });
+    await expectApiError(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 503, "service_unavailable");
+    expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
+  });
+
+  it("is not sent to the provider for a sandbox check", async () => {
+    const project = await createTestProject();
+    await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
+    const application = await createApplication({
+      tenant: { projectId: project.project_id, environment: "sandbox" },
+      input: { business: { company_number: "12345678" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
+    });
+    const token = await mintToken(server.url, project);
+    const check = await expectJson<Json>(await postCheck(token, { application_id: application.id, people: PEOPLE }), 201);
+    expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "review_required"]);
+    expect(calls).toEqual([]);
+  });
+});

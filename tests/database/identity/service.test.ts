@@ -1,0 +1,75 @@
+// The identity service as the hosted journey and the decision engine will call it, without HTTP: the check and
+// its event belong to the caller's transaction, and latestIdentityCheckFor finds an application's newest check.
+import { describe, expect, it } from "vitest";
+import { createApplication } from "@/lib/applications/create";
+import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { latestIdentityCheckFor, runIdentityCheck } from "@/lib/identity/service";
+import type { IdentityPerson } from "@/lib/identity/schemas";
+import type { Tenant } from "@/lib/tenant";
+import { createTestProject } from "../../helpers/partner";
+
+const ADA: IdentityPerson = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1985-12-10", role: "director" };
+const REVIEWED: IdentityPerson = { first_name: "Alan", last_name: "Review", date_of_birth: "1982-06-23", role: "psc" };
+
+async function sandboxApplication(): Promise<{ tenant: Tenant; applicationId: string }> {
+  const project = await createTestProject();
+  const tenant: Tenant = { projectId: project.project_id, environment: "sandbox" };
+  const application = await createApplication({
+    tenant,
+    input: { business: { company_number: "12345678" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
+  });
+  return { tenant, applicationId: application.id };
+}
+
+class RolledBack extends Error {}
+
+describe("runIdentityCheck", () => {
+  it("writes nothing when the caller's transaction rolls back: neither the check nor its event", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    let checked: { id: string } | undefined;
+    await expect(
+      db().$transaction(async (transaction) => {
+        checked = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction });
+        expect(await transaction.identityCheck.count({ where: { id: checked.id } })).toBe(1);
+        throw new RolledBack();
+      }),
+    ).rejects.toBeInstanceOf(RolledBack);
+    expect(checked?.id).toMatch(/^idv_/);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(0);
+    expect(await db().event.count({ where: { projectId: tenant.projectId, type: { startsWith: "identity." } } })).toBe(0);
+  });
+
+  it("commits the check with its event", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    const check = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    const [event] = await db().event.findMany({ where: { projectId: tenant.projectId, type: { startsWith: "identity." } } });
+    expect(event).toMatchObject({ type: "identity.review_required", object: check });
+  });
+});
+
+describe("latestIdentityCheckFor", () => {
+  it("is null for an application without checks, and the newest check otherwise", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    expect(await latestIdentityCheckFor(applicationId)).toBeNull();
+    const clock = freezeClock("2099-08-01T09:00:00.000Z");
+    const first = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    clock.advance(60_000);
+    const second = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
+    expect(await latestIdentityCheckFor(applicationId)).toEqual(second);
+    expect(second).toMatchObject({ status: "verified", created_at: "2099-08-01T09:01:00.000Z" });
+    expect(first.status).toBe("review_required");
+
+    const other = await sandboxApplication();
+    expect(await latestIdentityCheckFor(other.applicationId)).toBeNull();
+  });
+
+  it("reads inside a transaction it is given", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    await db().$transaction(async (transaction) => {
+      const check = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction });
+      expect(await latestIdentityCheckFor(applicationId, transaction)).toEqual(check);
+      expect(await latestIdentityCheckFor(applicationId)).toBeNull();
+    });
+  });
+});
