@@ -21,13 +21,21 @@ export const companyNumberSchema = requestString().refine(isWellFormedCompanyNum
   params: { reason: "invalid_format" },
 });
 
+const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
+
+// Partner applications are the spec's business term loan (£1,000 to £250,000 over 3 to 60 months at an APR,
+// spec 2.2); the public ring's Business Loan quote is another scale (£50 to £500 over days, spec 4.8). The range
+// messages name theirs, so a caller who mixed the two up sees which endpoint answered.
+const AMOUNT_RANGE = `amount_pence must be between ${MIN_AMOUNT_PENCE} and ${MAX_AMOUNT_PENCE} (${pounds.format(MIN_AMOUNT_PENCE / 100)} to ${pounds.format(MAX_AMOUNT_PENCE / 100)}) for a partner application.`;
+const TERM_RANGE = `term_months must be between ${MIN_TERM_MONTHS} and ${MAX_TERM_MONTHS} for a partner application.`;
+
 export const applicationIdParamsSchema = z.strictObject({ id: requestString().startsWith("app_") });
 
 export const createApplicationBodySchema = z
   .strictObject({
     business: z.strictObject({ company_number: companyNumberSchema }),
-    amount_pence: z.int().min(MIN_AMOUNT_PENCE).max(MAX_AMOUNT_PENCE),
-    term_months: z.int().min(MIN_TERM_MONTHS).max(MAX_TERM_MONTHS),
+    amount_pence: z.int().min(MIN_AMOUNT_PENCE, { error: AMOUNT_RANGE }).max(MAX_AMOUNT_PENCE, { error: AMOUNT_RANGE }),
+    term_months: z.int().min(MIN_TERM_MONTHS, { error: TERM_RANGE }).max(MAX_TERM_MONTHS, { error: TERM_RANGE }),
     purpose: z.enum(APPLICATION_PURPOSES).optional(),
     applicant: z
       .strictObject({

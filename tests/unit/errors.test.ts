@@ -53,6 +53,7 @@ describe("rendering", () => {
 describe("the OAuth shape (RFC 6749 §5.2)", () => {
   it("answers an OAuth code as itself, uncached, with the catalogue's status", () => {
     expect(renderOAuthError(new ApiError("invalid_scope", { message: "Scope not granted: x." }), "cor_x")).toEqual({
+      code: "invalid_scope",
       status: 400,
       body: { error: "invalid_scope", error_description: "Scope not granted: x." },
       headers: { "Cache-Control": "no-store", Pragma: "no-cache", "X-Service-Correlation-Id": "cor_x" },
@@ -87,6 +88,7 @@ describe("the OAuth shape (RFC 6749 §5.2)", () => {
 describe("the site shape (spec 7.4)", () => {
   it("is {ok: false, error} with the message and the catalogue's status", () => {
     expect(renderSiteError(new ApiError("rate_limited", { retryAfterMs: 2_000 }), "cor_x")).toEqual({
+      code: "rate_limited",
       status: 429,
       body: { ok: false, error: "Too many requests; retry after the indicated delay." },
       headers: { "Retry-After": "2", "X-Service-Correlation-Id": "cor_x" },
