@@ -226,7 +226,7 @@ function asOAuthError(error: ApiError): ApiError {
   if (status === 503) return new ApiError("temporarily_unavailable", { message: "The service is briefly unavailable; retry shortly.", retryAfterMs: error.retryAfterMs });
   if (status >= 500) return new ApiError("server_error");
   const field = error.detail?.[0]?.field;
-  return new ApiError("invalid_request", { message: field ? `${error.message} (${field})` : error.message });
+  return new ApiError("invalid_request", { message: field && !error.message.includes(field) ? `${error.message} (${field})` : error.message });
 }
 
 /** RFC 6749 §5.2: `error` and `error_description`, never cached. */

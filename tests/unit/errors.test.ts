@@ -75,7 +75,9 @@ describe("the OAuth shape (RFC 6749 §5.2)", () => {
 
   it("turns a validation failure into invalid_request naming the first field", () => {
     const error = new ApiError("validation_failed", { message: "grant_type must be a string.", detail: [{ field: "grant_type", reason: "invalid_type" }] });
-    expect(renderOAuthError(error, "cor_x").body).toEqual({ error: "invalid_request", error_description: "grant_type must be a string. (grant_type)" });
+    expect(renderOAuthError(error, "cor_x").body).toEqual({ error: "invalid_request", error_description: "grant_type must be a string." });
+    const unnamed = new ApiError("validation_failed", { message: "Not acceptable.", detail: [{ field: "scope", reason: "invalid" }] });
+    expect(renderOAuthError(unnamed, "cor_x").body).toEqual({ error: "invalid_request", error_description: "Not acceptable. (scope)" });
   });
 
   it("turns faults into server_error and unavailability into temporarily_unavailable", () => {

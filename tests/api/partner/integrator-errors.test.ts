@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
-import { bearer, createTestProject, mintToken } from "../../helpers/partner";
+import { basicAuthorization, bearer, createTestProject, mintToken } from "../../helpers/partner";
 
 let server: AppServer;
 let project: ProjectCredentials;
@@ -137,5 +137,26 @@ describe("a key sent where an access token belongs", () => {
   it("still accepts the access token the secret key is exchanged for", async () => {
     const response = await fetch(`${server.url}/partner/v1/applications`, bearer(token));
     expect(response.status).toBe(200);
+  });
+});
+
+describe("POST /partner/v1/oauth/token: the form's problems in RFC 6749 terms", () => {
+  const requestToken = (form: string) =>
+    fetch(`${server.url}/partner/v1/oauth/token`, {
+      method: "POST",
+      headers: { authorization: basicAuthorization(project.client_id, project.sandbox.secret_key), "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
+
+  it("names a missing grant_type once, in a sentence", async () => {
+    const response = await requestToken("scope=applications:read");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "grant_type is required." });
+  });
+
+  it("lists the grant types for one it does not know", async () => {
+    const response = await requestToken("grant_type=password");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "unsupported_grant_type", error_description: expect.stringContaining("client_credentials") });
   });
 });
