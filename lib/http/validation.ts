@@ -192,9 +192,16 @@ function detailFor(issue: Issue, input: unknown): ErrorDetail[] {
     }
     case "invalid_value":
       return [withField(field, { reason: "invalid_value", message: issue.message })];
-    case "invalid_key":
-      // A record key that failed its own schema (a metadata key too long or empty): report what was wrong with it.
-      return issue.issues.flatMap((inner) => detailFor({ ...inner, path: [...issue.path, ...inner.path] } as Issue, input));
+    case "invalid_key": {
+      // A record key that failed its own schema (a metadata key too long or empty): report what was wrong with
+      // it. Zod words a key's problem before it knows where the key sits, so the sentence names the body; it
+      // names the key instead.
+      const key = issue.path.at(-1);
+      const subject = `The ${dottedPath(issue.path.slice(0, -1))} key ${JSON.stringify(String(key))}`;
+      return issue.issues.flatMap((inner) =>
+        detailFor({ ...inner, path: [...issue.path, ...inner.path], message: inner.message.replace(/^The request body/, subject) } as Issue, input),
+      );
+    }
     case "custom": {
       const reason = typeof issue.params?.reason === "string" ? issue.params.reason : "invalid";
       return [withField(field, { reason, message: issue.message })];

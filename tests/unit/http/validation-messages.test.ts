@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/errors";
+import { metadataSchema } from "@/lib/http/metadata";
 import { requestString } from "@/lib/http/request-string";
 import { parseWith } from "@/lib/http/validation";
 
@@ -86,6 +87,15 @@ describe("validation messages", () => {
       { field: "nested.outer", reason: "unknown_field", message: "Unknown field `nested.outer`: the only field accepted here is inner." },
       { field: "size", reason: "unknown_field", message: expect.stringMatching(/^Unknown field `size`: the fields accepted here are count, ratio, step, .*, nested and needed\.$/) },
     ]);
+  });
+
+  it("names a record key that breaks its rule by the record and the key", () => {
+    const schema = z.strictObject({ metadata: metadataSchema });
+    expect(detailOf({ metadata: { ["k".repeat(41)]: "v", ok: "v" } }, schema)).toEqual([
+      { field: `metadata.${"k".repeat(41)}`, reason: "too_large", message: `The metadata key "${"k".repeat(41)}" must be at most 40 characters long.` },
+    ]);
+    expect(detailOf({ metadata: { "": "v" } }, schema)).toEqual([{ field: "metadata.", reason: "too_small", message: 'The metadata key "" must not be empty.' }]);
+    expect(detailOf({ metadata: { note: 7 } }, schema)).toEqual([{ field: "metadata.note", reason: "invalid_type", message: "metadata.note must be a string, not a number." }]);
   });
 
   it("says when no field is accepted at all", () => {
