@@ -2,7 +2,7 @@ import Link from "next/link";
 
 export default function HomePage() {
   return (
-    <main>
+    <main className="page">
       <h1>Finance for UK limited companies and LLPs</h1>
       <p className="lede">
         Business loans, a revolving Flex facility and Slice instalments for suppliers, decided in minutes and
@@ -23,8 +23,8 @@ export default function HomePage() {
         </li>
       </ul>
       <p>
-        Building an integration? Start with the partner API guide in the repository&apos;s <code>docs/</code>, or check
-        the platform&apos;s <Link href="/public/v1/healthz">health</Link>.
+        Building an integration? Every route is in the <Link href="/docs/api">API reference</Link>; the platform&apos;s{" "}
+        <a href="/public/v1/healthz">health</a> is public too.
       </p>
     </main>
   );

@@ -331,6 +331,28 @@ async function main(): Promise<boolean> {
       const created = await fetch(`${baseUrl}/partner/v1/applications`, { method: "POST", headers: { ...bearer, "content-type": "application/json" }, body: applicationBody });
       applicationId = ((await created.json()) as { id: string }).id;
     }
+    // A funded term loan to read, and a Flex facility drawn on 100 times for a full page of its ledger: funding
+    // is a sandbox test helper, so these use the project's sandbox token (RATE_LIMIT_SCALE lifts its build-tier bucket).
+    const sandboxBasic = `Basic ${Buffer.from(`${project.client_id}:${project.sandbox.secret_key}`).toString("base64")}`;
+    const sandboxToken = ((await (await fetch(`${baseUrl}/partner/v1/oauth/token`, { method: "POST", headers: { authorization: sandboxBasic, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
+    const sandboxBearer = { authorization: `Bearer ${sandboxToken}` };
+    const fundedAccount = async (product: "business_loan" | "flex"): Promise<string> => {
+      const body = JSON.stringify({ business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, product, applicant: { email: "bench@example.co.uk" } });
+      const application = (await (await fetch(`${baseUrl}/partner/v1/applications`, { method: "POST", headers: { ...sandboxBearer, "content-type": "application/json" }, body })).json()) as { id: string };
+      await fetch(`${baseUrl}/partner/v1/test_helpers/applications/${application.id}/submit`, { method: "POST", headers: sandboxBearer });
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const read = (await (await fetch(`${baseUrl}/partner/v1/applications/${application.id}`, { headers: sandboxBearer })).json()) as { status: string };
+        if (read.status === "approved") break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const funded = (await (await fetch(`${baseUrl}/partner/v1/test_helpers/applications/${application.id}/fund`, { method: "POST", headers: sandboxBearer })).json()) as { account_id: string };
+      return funded.account_id;
+    };
+    const termAccountId = await fundedAccount("business_loan");
+    const flexAccountId = await fundedAccount("flex");
+    for (let index = 0; index < 100; index += 1) {
+      await fetch(`${baseUrl}/partner/v1/accounts/${flexAccountId}/drawdowns`, { method: "POST", headers: { ...sandboxBearer, "content-type": "application/json" }, body: JSON.stringify({ amount_pence: 1_000 }) });
+    }
     const products = await (await fetch(`${baseUrl}/public/v1/products`)).text();
 
     // 5. The references and the hot paths.
@@ -346,6 +368,8 @@ async function main(): Promise<boolean> {
       { name: "GET /partner/v1/applications?limit=100", method: "GET", path: "/partner/v1/applications?limit=100", headers: bearer, minShareOfFloor: 0.4 },
       { name: "POST /partner/v1/applications", method: "POST", path: "/partner/v1/applications", headers: bearer, body: applicationBody, freshIdempotencyKey: true, minShareOfFloor: 0.35 },
       { name: "GET /partner/v1/applications/{id}", method: "GET", path: `/partner/v1/applications/${applicationId}`, headers: bearer, minShareOfFloor: 0.65 },
+      { name: "GET /partner/v1/accounts/{id}", method: "GET", path: `/partner/v1/accounts/${termAccountId}`, headers: sandboxBearer, minShareOfFloor: 0.65 },
+      { name: "GET /partner/v1/accounts/{id}/transactions?limit=100", method: "GET", path: `/partner/v1/accounts/${flexAccountId}/transactions?limit=100`, headers: sandboxBearer, minShareOfFloor: 0.4 },
     ];
     const floorTarget: Target = { name: "framework floor: GET /healthz", method: "GET", path: "/healthz" };
     const floor = await measure(baseUrl, floorTarget, place);

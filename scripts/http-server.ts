@@ -8,14 +8,39 @@ import { stampPeerAddress } from "../lib/http/client-address";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
+/** The request headers Next's router varies pages on; they mean nothing to an API reply or a script. */
+const ROUTER_VARY = new Set(["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch"]);
+const ROUTED_CONTENT = /^text\/(html|x-component)\b/;
+
+/**
+ * Next adds `Vary: rsc, next-router-state-tree, ...` to every reply, API replies included, which makes caches
+ * keep a copy per router header for JSON that never varies on them. Keep them on pages (HTML and their RSC
+ * payloads) and drop them elsewhere, leaving any other Vary (Origin, for CORS) as it was.
+ */
+function withoutRouterVary(response: http.ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: http.ServerResponse, ...args: Parameters<http.ServerResponse["writeHead"]>) {
+    const vary = this.getHeader("vary");
+    if (typeof vary === "string" && !ROUTED_CONTENT.test(String(this.getHeader("content-type") ?? ""))) {
+      const kept = vary.split(",").map((token) => token.trim()).filter((token) => token && !ROUTER_VARY.has(token.toLowerCase()));
+      if (kept.length > 0) this.setHeader("vary", kept.join(", "));
+      else this.removeHeader("vary");
+    }
+    return writeHead.apply(this, args);
+  } as http.ServerResponse["writeHead"];
+}
+
 export async function startHttpServer(options: { dev: boolean; port: number; hostname?: string }): Promise<http.Server> {
   const app = next({ dev: options.dev, dir: ROOT, port: options.port, hostname: options.hostname ?? "localhost", turbopack: options.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((request, response) => {
     stampPeerAddress(request);
+    withoutRouterVary(response);
     void handle(request, response);
   });
+  // Development: the browser's hot-reload socket.
+  if (options.dev) server.on("upgrade", app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(options.port, options.hostname, resolve));
   return server;
 }

@@ -71,6 +71,10 @@ async function main(): Promise<void> {
   await seedReferenceData();
   if (demoSeedWanted(mode, settings)) await printDemo(settings);
 
+  // The API reference describes the routes being served: write it from their configs before serving them.
+  const documented = await run(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "openapi.ts")], process.env);
+  if (documented !== 0) process.exit(documented);
+
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   if (mode === "start" && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     console.log("No production build found; running `next build` first.");

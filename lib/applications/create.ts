@@ -59,7 +59,7 @@ async function lookUpCompany(companyNumber: string, environment: Tenant["environ
   }
 }
 
-type OptionalOnOpening = "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "metadata";
+type OptionalOnOpening = "product" | "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "metadata";
 
 /** What opening an application takes; the journey and decisioning fill in the rest later. */
 export type NewApplication = Pick<
@@ -95,6 +95,7 @@ export async function recordEventsInBatch(statements: Statements, events: EventR
 /** The first state of the lifecycle (lib/applications/state-machine.ts): a new application, `created`, with its event. */
 export async function openApplication(statements: Statements, data: NewApplication, now: Date): Promise<Application> {
   const application: Application = {
+    product: "business_loan",
     purpose: null,
     reference: null,
     applicantEmail: null,
@@ -105,6 +106,7 @@ export async function openApplication(statements: Statements, data: NewApplicati
     ...data,
     status: "created",
     decisionId: null,
+    accountId: null,
     declaredAnnualTurnoverPence: null,
     consentedAt: null,
     submittedAt: null,
@@ -116,12 +118,12 @@ export async function openApplication(statements: Statements, data: NewApplicati
   };
   // The columns left out are all null.
   await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
-    company_name, company_kind, incorporated_on, amount_pence, term_months, purpose, reference, applicant_email,
+    company_name, company_kind, incorporated_on, amount_pence, term_months, product, purpose, reference, applicant_email,
     applicant_first_name, redirect_uri, introduction_id, metadata, handoff_token, expires_at, created_at, updated_at)
     VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
     ${application.companyNumber}, ${application.companyName}, ${application.companyKind}::"CompanyKind",
     ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
-    ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
+    ${application.product}::"ApplicationProduct", ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
     ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId},
     ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
   await recordEventsInBatch(statements, eventRows([
@@ -150,6 +152,7 @@ export async function createApplication(options: { tenant: Tenant; input: Create
         incorporatedOn: lookup.company.incorporatedOn,
         amountPence: input.amount_pence,
         termMonths: input.term_months,
+        product: input.product ?? "business_loan",
         purpose: input.purpose ?? null,
         reference: input.reference ?? null,
         applicantEmail: input.applicant?.email ?? null,

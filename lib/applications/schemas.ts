@@ -3,11 +3,15 @@ import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
 import { metadataSchema } from "../http/metadata";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { isWellFormedCompanyNumber } from "../registry/company-number";
 
 export const APPLICATION_STATUSES = ["created", "submitted", "in_review", "approved", "declined", "funded", "withdrawn", "expired"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** Spec 1's credit products an application can be for; Slice is not lent through applications. */
+export const APPLICATION_PRODUCTS = ["business_loan", "flex"] as const;
 
 export const APPLICATION_PURPOSES = ["working_capital", "asset_finance", "expansion", "refinance", "stock"] as const;
 
@@ -37,6 +41,7 @@ export const createApplicationBodySchema = z
     amount_pence: z.int().min(MIN_AMOUNT_PENCE, { error: AMOUNT_RANGE }).max(MAX_AMOUNT_PENCE, { error: AMOUNT_RANGE }),
     term_months: z.int().min(MIN_TERM_MONTHS, { error: TERM_RANGE }).max(MAX_TERM_MONTHS, { error: TERM_RANGE }),
     purpose: z.enum(APPLICATION_PURPOSES).optional(),
+    product: z.enum(APPLICATION_PRODUCTS).optional(),
     applicant: z
       .strictObject({
         email: z.email().max(EMAIL_MAX_LENGTH).optional(),
@@ -82,3 +87,32 @@ export const submitApplicationBodySchema = z
     declared_annual_turnover_pence: z.int().min(0).max(100_000_000_000).optional(),
   })
   .optional();
+
+// Replies
+
+export const applicationSchema = z
+  .strictObject({
+    id: idOf("app"),
+    object: z.literal("application"),
+    livemode: z.boolean(),
+    status: z.enum(APPLICATION_STATUSES),
+    business: z.strictObject({ company_number: text(), name: text() }),
+    amount_pence: pence(),
+    term_months: z.int(),
+    purpose: z.enum(APPLICATION_PURPOSES).nullable(),
+    reference: text().nullable(),
+    handoff_url: absoluteUrl().meta({ description: "The hosted journey for the applicant: an unguessable address, not derived from the id." }),
+    expires_at: instant(),
+    created_at: instant(),
+    submitted_at: instant().nullable(),
+    withdrawn_at: instant().nullable(),
+    withdrawal_reason: text().nullable(),
+    funded_at: instant().nullable(),
+    decision: idOf("dec").nullable().meta({ description: "The decision's id once decisioning has run." }),
+    account_id: idOf("acc").nullable(),
+    introduction_id: text().nullable(),
+    metadata: metadataObject,
+  })
+  .meta({ id: "Application", description: "A loan application (spec 2.2)." });
+
+export const applicationListSchema = listEnvelopeSchema(applicationSchema);

@@ -6,7 +6,7 @@ export type ApplicationView = Pick<
   Application,
   | "id" | "environment" | "status" | "companyNumber" | "companyName" | "amountPence" | "termMonths" | "purpose" | "reference"
   | "handoffToken" | "expiresAt" | "createdAt" | "submittedAt" | "withdrawnAt" | "withdrawalReason" | "fundedAt" | "decisionId"
-  | "introductionId" | "metadata"
+  | "introductionId" | "metadata" | "product" | "accountId"
 >;
 
 /** The hosted journey's address for an application: the unguessable token, never the id. */
@@ -16,7 +16,8 @@ export function handoffUrl(handoffToken: string): string {
 
 /**
  * The application object (spec 2.2). `applicant` and `redirect_uri` are input only (they pre-fill and close the
- * hosted journey) and are not echoed; `decision` is the decision's id once decisioning has run.
+ * hosted journey) and are not echoed; `decision` is the decision's id once decisioning has run, `account_id` the
+ * servicing account's once funded.
  */
 export function serializeApplication(application: ApplicationView) {
   return {
@@ -27,6 +28,7 @@ export function serializeApplication(application: ApplicationView) {
     business: { company_number: application.companyNumber, name: application.companyName },
     amount_pence: application.amountPence,
     term_months: application.termMonths,
+    product: application.product,
     purpose: application.purpose,
     reference: application.reference,
     handoff_url: handoffUrl(application.handoffToken),
@@ -37,7 +39,7 @@ export function serializeApplication(application: ApplicationView) {
     withdrawal_reason: application.withdrawalReason,
     funded_at: application.fundedAt?.toISOString() ?? null,
     decision: application.decisionId,
-    account_id: null,
+    account_id: application.accountId,
     introduction_id: application.introductionId,
     metadata: application.metadata as Record<string, string>,
   };
@@ -60,8 +62,8 @@ function isoTimestamp(column: string): Prisma.Sql {
 export function applicationJsonSql(): Prisma.Sql {
   return Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'application' AS object, environment = 'live' AS livemode,
     status, (SELECT company FROM (SELECT company_number, company_name AS name) company) AS business, amount_pence,
-    term_months, purpose, reference, ${handoffUrl("")}::text || handoff_token AS handoff_url,
+    term_months, product, purpose, reference, ${handoffUrl("")}::text || handoff_token AS handoff_url,
     ${isoTimestamp("expires_at")} AS expires_at, ${isoTimestamp("created_at")} AS created_at,
     ${isoTimestamp("submitted_at")} AS submitted_at, ${isoTimestamp("withdrawn_at")} AS withdrawn_at, withdrawal_reason,
-    ${isoTimestamp("funded_at")} AS funded_at, decision_id AS decision, NULL AS account_id, introduction_id, metadata) rendered))::text`;
+    ${isoTimestamp("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, metadata) rendered))::text`;
 }

@@ -5,7 +5,7 @@ import { db, type DatabaseClient } from "../db";
 import type { Application } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { afterCommit } from "../jobs/background";
-import { offerEventObject, serializeDecision } from "../decisions/serialize";
+import { serializeDecision } from "../decisions/serialize";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { lockApplication, transitionApplication } from "./state-machine";
 import { serializeApplication } from "./serialize";
@@ -95,25 +95,6 @@ export async function findExpiredApplications(limit: number): Promise<string[]> 
     take: limit,
   });
   return rows.map((row) => row.id);
-}
-
-/**
- * The borrower accepts the offer and the loan is disbursed: `approved` → `funded`, firing `offer.accepted` and
- * `application.funded`. Sandbox test helper only until servicing accounts arrive.
- */
-export async function fundApplication(projectId: string, id: string) {
-  return db().$transaction(async (transaction) => {
-    const application = await lockApplication(transaction, { id, projectId });
-    if (!application) throw noSuchApplication(id);
-    const decision = await transaction.decision.findUnique({ where: { applicationId: id } });
-    const now = clock.now();
-    const funded = await transitionApplication(transaction, application, "fund", {
-      now,
-      changes: { fundedAt: now },
-      eventObjects: decision ? { "offer.accepted": offerEventObject(decision, application) } : {},
-    });
-    return serializeApplication(funded);
-  });
 }
 
 export async function countExpiredApplications(): Promise<number> {

@@ -8,7 +8,8 @@
 //     of the three (a decision can change while no offer has been taken up).
 //   - Withdraw is allowed from every state before `funded` except `expired`: an expired application is already
 //     closed (409 `conflict`), and a declined one can still be withdrawn, which stops any further refresh.
-//   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`).
+//   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`);
+//     lib/accounts/funding.ts makes this move and opens the servicing account in the same transaction.
 // An application starts `created`, with its `application.created` event: lib/applications/create.ts opens it.
 import type { Application, Prisma } from "../generated/prisma/client";
 import { ApiError } from "../errors";

@@ -4,7 +4,8 @@
 import { getOwnDecisionOrThrow, resolveReferral } from "../decisions/service";
 import type { DeclineReason } from "../decisions/engine";
 import type { Tenant } from "../tenant";
-import { expireApplicationNow, fundApplication, getOwnApplicationOrThrow, submitApplication } from "./service";
+import { fundApplication } from "../accounts/funding";
+import { expireApplicationNow, getOwnApplicationOrThrow, submitApplication } from "./service";
 
 interface OwnApplication {
   tenant: Tenant;
@@ -23,7 +24,7 @@ export async function expireNow({ tenant, id }: OwnApplication) {
 
 export async function acceptOfferAndFund({ tenant, id }: OwnApplication) {
   await getOwnApplicationOrThrow(tenant, id);
-  return fundApplication(tenant.projectId, id);
+  return (await fundApplication({ projectId: tenant.projectId, applicationId: id })).application;
 }
 
 export async function resolveReferralAsUnderwriter(options: { tenant: Tenant; decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason }) {

@@ -1,6 +1,7 @@
 // CMS page input (spec 2.10, 4.8): a page's key is a lower-case slug, its title a short line.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { text, timestamp } from "../http/response-schema";
 
 export const CMS_PAGE_FORMATS = ["markdown", "html"] as const;
 export type CmsPageFormat = (typeof CMS_PAGE_FORMATS)[number];
@@ -22,3 +23,7 @@ export const savePageInputSchema = z.strictObject({
 });
 
 export type SavePageInput = z.input<typeof savePageInputSchema>;
+
+export const publicCmsPageSchema = z
+  .strictObject({ key: text(), title: text(), html: text().meta({ description: "Sanitised HTML." }), updated: timestamp() })
+  .meta({ id: "CmsPage", description: "A published CMS page (spec 2.10)." });

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { requestString } from "../http/request-string";
 
+
 /** A snapshot is four short fields; a body bigger than this is not one. */
 export const CONSENT_BODY_LIMIT_BYTES = 4 * 1024;
 
@@ -18,3 +19,7 @@ export type RecordConsentBody = z.output<typeof recordConsentBodySchema>;
 
 /** A query string is ignored, never refused: the endpoint fails open. */
 export const recordConsentQuerySchema = z.object({});
+
+export const consentRecordedSchema = z
+  .strictObject({ recorded: z.boolean().meta({ description: "false when the snapshot could not be kept: consent never fails the page." }) })
+  .meta({ id: "ConsentRecorded" });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { fieldLabel, safeParseInput, validationError } from "../http/validation";
+import { idOf, timestamp } from "../http/response-schema";
 
 export const ENQUIRY_FORMS = ["enquiry", "lead", "complaint"] as const;
 export const ENQUIRY_DEPARTMENTS = ["sales", "support", "complaints", "partnerships"] as const;
@@ -96,3 +97,7 @@ export function parseCreateEnquiryBody(body: unknown): CreateEnquiryBody {
   }
   throw generic;
 }
+
+export const enquirySchema = z
+  .strictObject({ id: idOf("enq"), object: z.literal("enquiry"), form: z.enum(ENQUIRY_FORMS), dept: z.enum(ENQUIRY_DEPARTMENTS), created_at: timestamp() })
+  .meta({ id: "Enquiry", description: "The enquiry as recorded; no contact details are echoed." });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
 import { EVENT_TYPES } from "./events";
+import { idOf, listEnvelopeSchema, text, timestamp as instant } from "../http/response-schema";
 
 export const eventIdParamsSchema = z.strictObject({ id: requestString().startsWith("evt_") });
 
@@ -22,4 +23,33 @@ export const streamEventsQuerySchema = z.strictObject({
     .transform((value) => value.split(",").map((type) => type.trim()).filter(Boolean))
     .pipe(z.array(z.enum(EVENT_TYPES)).min(1))
     .optional(),
+});
+
+// Replies
+
+export const eventSchema = z
+  .strictObject({
+    id: idOf("evt"),
+    object: z.literal("event"),
+    type: z.enum(EVENT_TYPES),
+    api_version: text(),
+    created_at: instant(),
+    livemode: z.boolean(),
+    data: z.strictObject({ object: z.unknown().meta({ description: "The resource as it was when the event fired." }) }),
+  })
+  .meta({ id: "Event", description: "Something that happened to your objects (spec 6.1)." });
+
+export const eventListSchema = listEnvelopeSchema(eventSchema);
+
+export const eventReplaySchema = z
+  .strictObject({
+    object: z.literal("event_replay"),
+    event: idOf("evt"),
+    deliveries: z.array(z.strictObject({ id: idOf("whd"), endpoint_id: idOf("whe"), status: z.literal("pending") })),
+  })
+  .meta({ id: "EventReplay" });
+
+export const eventStreamSchema = text().meta({
+  contentMediaType: "text/event-stream",
+  description: "Server-sent events: an opening `id:` frame with the cursor, then one `event:`/`id:`/`data:` frame per event (data is the event object), and comment heartbeats.",
 });

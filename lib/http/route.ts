@@ -37,7 +37,8 @@ export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({
 export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, headers });
 export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+/** The statuses of replies a handler returns itself (a 503 that carries the public health object, say). */
+export type ReplyStatus = 200 | 201 | 202 | 204 | 503;
 
 type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 
@@ -81,11 +82,11 @@ export interface EndpointConfig<
   /** Further prose for the reference, in Markdown: what the endpoint does that its schemas cannot say. */
   description?: string;
   /**
-   * The success replies, by status: the schema of each body (the serializer's zod schema, beside it in
+   * The replies the handler returns, by status: the schema of each body (the serializer's zod schema, beside it in
    * lib/<domain>/), or `null` for a reply without a body. The reference documents them, and
    * tests/api/openapi checks each against what the route returns.
    */
-  responses?: Partial<Record<SuccessStatus, z.ZodType | null>>;
+  responses?: Partial<Record<ReplyStatus, z.ZodType | null>>;
   /**
    * Error codes the handler itself can answer (`not_found`, `conflict`, ...). Those the builder's guards imply
    * (authentication, scope, validation, idempotency, rate limits) are added by the reference itself.

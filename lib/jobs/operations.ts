@@ -2,13 +2,14 @@
 // Both drivers read this one table: inngest/functions.ts makes a cron function of each entry, the local driver
 // (local-driver.ts) an interval sweep, and the health check counts the due rows of each sweep. Every operation
 // is idempotent, so overlapping runs, retried Inngest steps and several app processes change nothing twice.
+import { countAccountsDue, findAccountsDue, serviceAccount } from "../accounts/servicing";
 import { countExpiredApplications, expireApplication, findExpiredApplications } from "../applications/service";
 import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "../decisions/service";
 import { sendPendingNotifications } from "../notifications/notifications";
 import { attemptDelivery, countPendingDeliveries, findDueDeliveries } from "../webhooks/deliver";
 import { runMaintenance } from "./maintenance";
 
-export type OperationId = "sweep-decisioning" | "expire-applications" | "deliver-webhooks" | "send-notifications" | "maintenance";
+export type OperationId = "sweep-decisioning" | "expire-applications" | "deliver-webhooks" | "collect-payments" | "send-notifications" | "maintenance";
 
 /** What a run did, by what it counts (`{ decided: 3 }`); the Inngest function returns it as the run's output. */
 export type OperationReport = Record<string, number>;
@@ -34,7 +35,7 @@ export interface RowSweep extends OperationEntry {
   /** Runs the operation on one row; true when it did the work the report counts. */
   run(id: string): Promise<boolean>;
   /** The report's key for the rows the operation did its work on. */
-  counts: "decided" | "expired" | "attempted";
+  counts: "decided" | "expired" | "attempted" | "collected";
   /** Rows due now (the health check's queue). */
   countDue(): Promise<number>;
   /** Rows the local driver works on at once; Inngest runs the steps one after another. */
@@ -105,6 +106,23 @@ export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [
     countDue: countPendingDeliveries,
     concurrency: 8,
     drain: true,
+  },
+  {
+    // Each account's due dates up to today, collected in order (lib/accounts/servicing.ts); a run that finds
+    // nothing due does nothing, so the local driver's hourly sweep only catches up after a restart.
+    kind: "rows",
+    id: "collect-payments",
+    cron: "0 6 * * *",
+    localIntervalMs: 60 * MINUTE_MS,
+    claims: "each account FOR UPDATE SKIP LOCKED in its collection's transaction; next_due_on moves past each due date collected in that transaction",
+    batch: 100,
+    steps: { find: "find-accounts-due", each: "collect" },
+    find: (limit) => findAccountsDue(limit),
+    run: async (id) => (await serviceAccount(id)) === "collected",
+    counts: "collected",
+    countDue: countAccountsDue,
+    concurrency: 1,
+    drain: false,
   },
   {
     kind: "pass",

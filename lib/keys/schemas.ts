@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
+import { idOf, listEnvelopeSchema, text, timestamp } from "../http/response-schema";
 
 export const KEY_TYPES = ["secret", "publishable"] as const;
 export const KEY_ENVIRONMENTS = ["sandbox", "live"] as const;
@@ -22,3 +23,47 @@ export const createKeyBodySchema = z.strictObject({
 export const rollKeyBodySchema = z
   .strictObject({ overlap_hours: z.number().int().min(0).max(168).default(24) })
   .default({ overlap_hours: 24 });
+
+// Replies
+
+const keyFields = {
+  id: idOf("key"),
+  object: z.literal("api_key"),
+  type: z.enum(KEY_TYPES),
+  environment: z.enum(KEY_ENVIRONMENTS),
+  livemode: z.boolean(),
+  prefix: text().meta({ description: "The secret's type prefix, `sk_sandbox_`, shown with `last4` to recognise a key." }),
+  last4: text(),
+  status: z.enum(KEY_STATUSES),
+  last_used_at: timestamp().nullable(),
+  expires_at: timestamp().nullable(),
+  revoked_at: timestamp().nullable(),
+  predecessor: idOf("key").nullable(),
+  created_at: timestamp(),
+};
+
+export const apiKeySchema = z.strictObject(keyFields).meta({ id: "ApiKey", description: "An API key (spec 2.8); never its secret." });
+
+export const apiKeyListSchema = listEnvelopeSchema(apiKeySchema);
+
+const SECRET_ONCE = "The secret, shown this once: only a hash is stored. A replay of the same Idempotency-Key omits it.";
+
+export const newApiKeySchema = z
+  .strictObject({ ...keyFields, secret: text().optional().meta({ description: SECRET_ONCE }) })
+  .meta({ id: "NewApiKey", description: "A new API key, with its secret." });
+
+export const rolledApiKeySchema = z
+  .strictObject({ ...keyFields, secret: text().optional().meta({ description: SECRET_ONCE }), predecessor_expires_at: timestamp() })
+  .meta({ id: "RolledApiKey", description: "The successor key, with its secret and when its predecessor stops working." });
+
+export const clientSecretSchema = z
+  .strictObject({
+    object: z.literal("client_secret"),
+    id: idOf("key"),
+    client_id: text(),
+    secret: text(),
+    environment: z.enum(KEY_ENVIRONMENTS),
+    livemode: z.boolean(),
+    created_at: timestamp(),
+  })
+  .meta({ id: "ClientSecret" });

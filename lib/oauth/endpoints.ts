@@ -11,10 +11,18 @@ import { introspectionRequestSchema, introspectToken } from "./introspection";
 import { DISCOVERY_CACHE_CONTROL } from "./metadata";
 import { signingKeys } from "./signing-keys";
 import { grantClientCredentials, tokenRequestSchema } from "./token-grant";
+import { introspectionResponseSchema, jwksSchema, tokenResponseSchema } from "./schemas";
+import { clientSecretSchema } from "../keys/schemas";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 export const tokenEndpoint = endpoint({
+  summary: "Get an access token (client credentials)",
+  description:
+    "Exchange your client id and a secret key for an access token: `grant_type=client_credentials`, optionally `scope` " +
+    "(space-separated, a subset of your project's scopes). The key's environment (sandbox or live) is the token's.",
+  responses: { 200: tokenResponseSchema },
+  errors: ["invalid_scope", "unsupported_grant_type", "key_revoked", "account_suspended"],
   scope: null,
   authenticatesClient: true,
   rateLimit: SUB_LIMITS.oauthToken,
@@ -25,6 +33,10 @@ export const tokenEndpoint = endpoint({
 });
 
 export const introspectionEndpoint = endpoint({
+  summary: "Introspect an access token (RFC 7662)",
+  description: "Tells whether a token of your own project and environment is active, and what it carries.",
+  responses: { 200: introspectionResponseSchema },
+  errors: ["key_revoked", "account_suspended"],
   scope: null,
   authenticatesClient: true,
   rateLimit: SUB_LIMITS.oauthIntrospect,
@@ -35,6 +47,8 @@ export const introspectionEndpoint = endpoint({
 });
 
 export const jwksEndpoint = endpoint({
+  summary: "The public keys that verify access tokens (JWKS)",
+  responses: { 200: jwksSchema },
   scope: null,
   rateLimit: SUB_LIMITS.oauthJwks,
   handler: async () => ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL }),
@@ -42,6 +56,10 @@ export const jwksEndpoint = endpoint({
 
 /** POST /oauth/clients/{id}/secrets: a second secret for the client, authenticated with a current one. */
 export const clientSecretsEndpoint = endpoint({
+  summary: "Create a second client secret",
+  description: "Authenticated with a current secret of the client; the new secret is a secret key of the same environment, shown once.",
+  responses: { 201: clientSecretSchema },
+  errors: ["key_revoked", "account_suspended"],
   scope: null,
   authenticatesClient: true,
   rateLimit: SUB_LIMITS.oauthClientSecrets,

@@ -18,7 +18,7 @@ export function authorizationServerMetadata() {
     introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     id_token_signing_alg_values_supported: ["EdDSA"],
     token_endpoint_auth_signing_alg_values_supported: ["EdDSA"],
-    service_documentation: `${BASE_URL}/docs`,
+    service_documentation: `${BASE_URL}/docs/api`,
   };
 }
 
@@ -30,6 +30,6 @@ export function protectedResourceMetadata() {
     scopes_supported: [...PARTNER_SCOPES],
     bearer_methods_supported: ["header"],
     resource_signing_alg_values_supported: ["EdDSA"],
-    resource_documentation: `${BASE_URL}/docs`,
+    resource_documentation: `${BASE_URL}/docs/api`,
   };
 }

@@ -2,6 +2,7 @@
 // for /products, /config/pricing, both quote endpoints, the MCP quote tool and the site assistant. Money is in
 // pounds as the public ring publishes it (two decimal places at most); rates are decimals (0.0025 = 0.25%).
 import { z } from "zod";
+import { text, timestamp } from "../http/response-schema";
 
 const pounds = z.number().nonnegative().multipleOf(0.01).max(1_000_000);
 const wholePounds = z.int().positive().max(1_000_000);
@@ -95,3 +96,81 @@ export const DEFAULT_PRICING: PricingFigures = {
     plan_fee_pounds: 4.99,
   },
 };
+
+// Replies
+
+export const pricingConfigurationSchema = z
+  .strictObject({
+    currency: z.literal("GBP"),
+    business_loan: businessLoanFiguresSchema,
+    flex: flexFiguresSchema,
+    slice: sliceFiguresSchema,
+    version: z.int().meta({ description: "Every change to the configuration is a new version." }),
+    updated_at: timestamp(),
+  })
+  .meta({ id: "PricingConfiguration", description: "The authoritative pricing configuration: every public figure comes from it." });
+
+function productSchema(id: string, kind: string, figures: z.ZodObject) {
+  return z.strictObject({
+    id: z.literal(id),
+    name: text(),
+    kind: z.literal(kind),
+    enabled: z.boolean(),
+    is_credit: z.boolean(),
+    currency: z.literal("GBP"),
+    description: text(),
+    figures,
+  });
+}
+
+export const productCatalogueSchema = z
+  .strictObject({
+    currency: z.literal("GBP"),
+    products: z.strictObject({
+      business_loan: productSchema("business_loan", "fixed_sum_loan", businessLoanFiguresSchema.omit({ enabled: true })),
+      flex: productSchema("flex", "revolving_credit", flexFiguresSchema.omit({ enabled: true })),
+      slice: productSchema("slice", "fixed_fee_instalments", sliceFiguresSchema.omit({ enabled: true })),
+    }),
+    pricing_version: z.int(),
+  })
+  .meta({ id: "ProductCatalogue", description: "The three products and their figures (spec 2.10)." });
+
+const poundsAmount = () => z.number().meta({ description: "Pounds, to the penny." });
+
+export const oneTimeQuoteSchema = z
+  .strictObject({
+    product: z.literal("business_loan"),
+    currency: z.literal("GBP"),
+    principal_pounds: poundsAmount(),
+    term_days: z.int(),
+    frequency: z.enum(["weekly", "fortnightly", "monthly"]),
+    daily_rate: z.number(),
+    establishment_fee_pounds: poundsAmount(),
+    total_interest_pounds: poundsAmount(),
+    total_cost_pounds: poundsAmount(),
+    total_repayable_pounds: poundsAmount(),
+    periods: z.int(),
+    payment_each_pounds: poundsAmount(),
+    final_payment_pounds: poundsAmount().meta({ description: "The last payment, which takes the rounding." }),
+    cost_cap_applied: z.boolean(),
+    pricing_version: z.int(),
+  })
+  .meta({ id: "OneTimeQuote", description: "A representative Business Loan quote (£50–£500 over 14–84 days, a daily rate)." });
+
+export const flexQuoteSchema = z
+  .strictObject({
+    product: z.literal("flex"),
+    currency: z.literal("GBP"),
+    limit_pounds: poundsAmount(),
+    draw_pounds: poundsAmount(),
+    months: z.int(),
+    monthly_rate: z.number(),
+    draw_fee_pounds: poundsAmount(),
+    total_interest_pounds: poundsAmount(),
+    total_repayable_pounds: poundsAmount(),
+    schedule: z.array(
+      z.strictObject({ month: z.int(), payment_pounds: poundsAmount(), principal_pounds: poundsAmount(), interest_pounds: poundsAmount(), balance_after_pounds: poundsAmount() }),
+    ),
+    pricing_version: z.int(),
+  })
+  .meta({ id: "FlexQuote", description: "A representative Flex draw and its monthly repayments." });

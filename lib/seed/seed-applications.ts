@@ -2,7 +2,8 @@
 // lifecycle: created, approved, declined, referred (in review), withdrawn and funded. Created once, through the
 // same services and state machine as the API, so they carry the same events.
 import { createApplication } from "../applications/create";
-import { fundApplication, submitApplication, withdrawApplication } from "../applications/service";
+import { submitApplication, withdrawApplication } from "../applications/service";
+import { fundApplication } from "../accounts/funding";
 import { decideSubmittedApplication } from "../decisions/service";
 import type { Database } from "../db";
 import type { Tenant } from "../tenant";
@@ -49,7 +50,7 @@ export async function seedDemoApplications(database: Database, project: { id: st
     }
     await submitApplication({ projectId: project.id, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });
     await decideSubmittedApplication(application.id);
-    if (demo.journey === "funded") await fundApplication(project.id, application.id);
+    if (demo.journey === "funded") await fundApplication({ projectId: project.id, applicationId: application.id });
   }
   return DEMO_APPLICATIONS.length;
 }

@@ -8,6 +8,7 @@ import { requestString } from "../http/request-string";
 import { ApiError } from "../errors";
 import { safeParseInput, validationError } from "../http/validation";
 import { isIdOf } from "../ids";
+import { absoluteUrl, text } from "../http/response-schema";
 
 /** Characters (code points) in one message. */
 export const SUPPORT_MESSAGE_MAX_LENGTH = 1000;
@@ -51,3 +52,12 @@ export function parseSendSupportMessageBody(body: unknown): SendSupportMessageBo
   }
   throw generic;
 }
+
+export const supportReplySchema = z
+  .strictObject({
+    session_id: text(),
+    reply: text().meta({ description: "The assistant's answer, as sanitised HTML." }),
+    handoff: z.boolean().meta({ description: "true when the question needs a person or the visitor's account." }),
+    sign_in_url: absoluteUrl().optional().meta({ description: "Where to sign in, on a handoff." }),
+  })
+  .meta({ id: "SupportReply" });

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { text } from "../http/response-schema";
 import { WIDGET_SCRIPT, WIDGET_STYLESHEET, WIDGET_VERSION } from "./widget-source";
 
 export interface WidgetAsset {
@@ -44,4 +45,9 @@ export function widgetAssetResponse(request: Request, widgetAsset: WidgetAsset):
     return new Response(null, { status: 304, headers });
   }
   return new Response(widgetAsset.body, { status: 200, headers: { ...headers, "Content-Type": widgetAsset.contentType } });
+}
+
+/** The reply of an asset route, for the API reference: text of the asset's type. */
+export function widgetAssetSchema(contentType: "text/css" | "text/javascript") {
+  return text().meta({ contentMediaType: contentType });
 }

@@ -4,6 +4,7 @@ import { requestString } from "../http/request-string";
 import { CURRENT_API_VERSION, EVENT_TYPES } from "../events/events";
 import { metadataSchema } from "../http/metadata";
 import { listQuerySchema } from "../http/pagination";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, text, timestamp } from "../http/response-schema";
 
 /** Date versions an endpoint may pin (spec 9). */
 export const API_VERSIONS = [CURRENT_API_VERSION] as const;
@@ -47,3 +48,34 @@ export const rollWebhookSecretBodySchema = z
   .default({ overlap_hours: 24 });
 
 export const listWebhookEndpointsQuerySchema = listQuerySchema({});
+
+// Replies
+
+const webhookEndpointFields = {
+  id: idOf("whe"),
+  object: z.literal("webhook_endpoint"),
+  livemode: z.boolean(),
+  url: absoluteUrl(),
+  enabled_events: z.array(text()),
+  status: z.enum(["enabled", "disabled"]),
+  disabled_reason: z.enum(["manual", "failing"]).nullable().meta({ description: "`manual`: you turned it off. `failing`: 72 hours without a successful delivery." }),
+  api_version: text(),
+  description: text().nullable(),
+  metadata: metadataObject,
+  previous_secret_expires_at: timestamp().nullable().meta({ description: "After a secret roll, when the old secret stops signing." }),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+};
+
+export const webhookEndpointSchema = z.strictObject(webhookEndpointFields).meta({ id: "WebhookEndpoint", description: "A webhook receiver (spec 2.7); never its secret." });
+
+export const webhookEndpointListSchema = listEnvelopeSchema(webhookEndpointSchema);
+
+export const webhookEndpointWithSecretSchema = z
+  .strictObject({
+    ...webhookEndpointFields,
+    secret: text().optional().meta({ description: "The signing secret (`whsec_…`), shown on create and roll. A replay of the same Idempotency-Key omits it." }),
+  })
+  .meta({ id: "WebhookEndpointWithSecret" });
+
+export const deletedWebhookEndpointSchema = z.strictObject({ id: idOf("whe"), object: z.literal("webhook_endpoint"), deleted: z.literal(true) }).meta({ id: "DeletedWebhookEndpoint" });

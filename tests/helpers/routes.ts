@@ -1,19 +1,2 @@
-// Loads every route module under app/, so the route registry (lib/http/route-registry.ts) holds every endpoint.
-import { readdirSync } from "node:fs";
-import path from "node:path";
-import { registeredEndpoints, type RegisteredEndpoint } from "@/lib/http/route-registry";
-
-const APP = path.resolve(import.meta.dirname, "../../app");
-
-function routeFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
-export async function loadAllEndpoints(): Promise<RegisteredEndpoint[]> {
-  for (const file of routeFiles(APP)) await import(file);
-  return registeredEndpoints();
-}
+// Every endpoint of every route module under app/ (the loader is shared with scripts/openapi.ts).
+export { loadAllEndpoints } from "../../scripts/route-modules";

@@ -9,9 +9,9 @@ import { readSourceFiles } from "../helpers/source-files";
 
 /**
  * Strings that do not come from a request or the admin CLI, so need not be built on requestString: the
- * configuration, a Companies House answer, and the claims of an access token we signed.
+ * configuration, a Companies House answer, the claims of an access token we signed, and the replies we write.
  */
-const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-registry.ts", "lib/oauth/access-tokens.ts", "lib/http/request-string.ts"]);
+const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-registry.ts", "lib/oauth/access-tokens.ts", "lib/http/request-string.ts", "lib/http/response-schema.ts"]);
 
 /** The rate limiter measures a store's outage and Upstash's reset instants in real time (see each file). */
 const REAL_TIME_FILES = new Set(["lib/ratelimit/limiter.ts", "lib/ratelimit/redis-store.ts"]);

@@ -6,9 +6,14 @@ import { eventStreamActivity } from "@/lib/events/service";
 import { isLocalRequest } from "@/lib/http/client-address";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { rateLimiter } from "@/lib/ratelimit/limiter";
+import { internalHealthSchema } from "@/lib/health/health";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/healthz/internal", {
   GET: endpoint({
+    summary: "This process's internals, for operators on the same machine",
+    description: "Answers only a request from this machine that no proxy forwarded; to anyone else the route does not exist.",
+    responses: { 200: internalHealthSchema },
+    errors: ["route_not_found"],
     handler: ({ request }) => {
       if (!isLocalRequest(request)) throw new ApiError("route_not_found");
       const { backend, reachable, fallbackCount } = rateLimiter().status();

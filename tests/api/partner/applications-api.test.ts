@@ -468,6 +468,7 @@ describe("retrieving an application", () => {
       business: { company_number: "12345678", name: "Sandbox Trading 12345678 Ltd" },
       amount_pence: 2_500_000,
       term_months: 36,
+      product: "business_loan",
       purpose: "asset_finance",
       reference: "order-7731",
       handoff_url: expect.stringMatching(new RegExp(`^${config().APPLY_URL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/apply/[0-9A-Za-z]{32}$`)),

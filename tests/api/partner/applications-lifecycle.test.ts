@@ -149,6 +149,7 @@ describe("the sandbox lifecycle", () => {
       "decision.completed",
       "offer.accepted",
       "application.funded",
+      "account.activated",
     ]);
   });
 

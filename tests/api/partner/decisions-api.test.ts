@@ -363,12 +363,12 @@ describe("POST /test_helpers/applications/{id}/expire", () => {
 });
 
 describe("POST /test_helpers/applications/{id}/fund", () => {
-  it("funds an approved application, with offer.accepted carrying the offer and then application.funded", async () => {
+  it("funds an approved application, with offer.accepted carrying the offer, then application.funded and account.activated", async () => {
     const { application, decision } = await decidedApplication("12345678");
     clock.advance(60_000);
 
     const funded = await expectJson(await call("POST", `/test_helpers/applications/${application.id}/fund`), 200);
-    expect(funded).toEqual({ ...application, status: "funded", funded_at: at(60_000) });
+    expect(funded).toEqual({ ...application, status: "funded", funded_at: at(60_000), account_id: expect.stringMatching(/^acc_[0-9a-z]{26}$/) });
 
     const events = await eventsAbout(application.id);
     expect(events.map((event) => event.type)).toEqual([
@@ -377,7 +377,9 @@ describe("POST /test_helpers/applications/{id}/fund", () => {
       "decision.completed",
       "offer.accepted",
       "application.funded",
+      "account.activated",
     ]);
+    expect(events[5]!.object).toMatchObject({ id: funded.account_id, object: "account", application_id: application.id });
     expect(events[3]!.object).toEqual({
       object: "offer",
       decision_id: decision.id,

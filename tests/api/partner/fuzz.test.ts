@@ -1,7 +1,7 @@
 // Property: no request to a partner endpoint is answered with a 5xx, whatever its path ids, query, body and
 // headers hold. Requests are drawn from each endpoint's own schemas and a valid request per endpoint, mixed with
 // hostile values (tests/helpers/request-fuzz.ts), with a token holding every scope; the caller's own objects
-// (applications in three states, their decisions, a webhook endpoint, a key, an event) are in the pool of ids,
+// (applications in three states, their decisions, a webhook endpoint, a key, an event, two accounts) are in the pool of ids,
 // so updates, actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
 // the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps.
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -58,11 +58,20 @@ interface RealObjects {
   webhookEndpointId: string;
   keyId: string;
   eventId: string;
+  /** A funded term loan and a Flex facility, so the accounts endpoints reach real rows. */
+  termAccountId: string;
+  flexAccountId: string;
 }
 
-async function createApplication(token: string, companyNumber: string): Promise<string> {
-  const body = { business: { company_number: companyNumber }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } };
+async function createApplication(token: string, companyNumber: string, product = "business_loan"): Promise<string> {
+  const body = { business: { company_number: companyNumber }, amount_pence: 500_000, term_months: 12, product, applicant: { email: "director@example.co.uk" } };
   return (await call(token, "POST", "/applications", body)).id;
+}
+
+async function fundedAccount(token: string, product: string): Promise<string> {
+  const applicationId = await createApplication(token, "12345678", product);
+  await decide(token, applicationId);
+  return (await call(token, "POST", `/test_helpers/applications/${applicationId}/fund`)).account_id;
 }
 
 /** Submits the application and returns its decision's id once decided. */
@@ -84,6 +93,8 @@ async function createRealObjects(token: string): Promise<RealObjects> {
     webhookEndpointId: (await call(token, "POST", "/webhook_endpoints", { url: "https://93.184.215.14/hooks", enabled_events: ["*"] })).id,
     keyId: (await call(token, "POST", "/keys", { type: "secret" })).id,
     eventId: (await call(token, "GET", "/events?limit=1")).data[0].id,
+    termAccountId: await fundedAccount(token, "business_loan"),
+    flexAccountId: await fundedAccount(token, "flex"),
   };
 }
 
@@ -108,6 +119,9 @@ function meaningfulStrings(project: ProjectCredentials, token: string): string[]
 function validRequests(project: ProjectCredentials, token: string, objects: RealObjects): FuzzContext["examples"] {
   const credentials = { client_id: project.client_id, client_secret: project.sandbox.secret_key };
   return {
+    "GET /accounts": { query: { status: "performing", sub_account_id: "sub_abc", limit: "2", starting_after: objects.termAccountId } },
+    "GET /accounts/{id}/transactions": { query: { limit: "5" } },
+    "POST /accounts/{id}/drawdowns": { body: { amount_pence: 1_000 } },
     "GET /applications": { query: { status: "created", reference: "order-1", created_after: "2026-01-01T00:00:00Z", limit: "2" } },
     "GET /events": { query: { type: "application.created", limit: "3", starting_after: objects.eventId } },
     "GET /events/stream": { query: { types: "application.created,decision.completed" } },
@@ -119,6 +133,7 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
         amount_pence: 500_000,
         term_months: 12,
         purpose: "stock",
+        product: "flex",
         applicant: { email: "director@example.co.uk", first_name: "Ada" },
         redirect_uri: "https://partner.example/back",
         reference: "order-1",

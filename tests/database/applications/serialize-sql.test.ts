@@ -70,8 +70,11 @@ const ROWS: Record<string, Partial<Prisma.ApplicationUncheckedCreateInput>> = {
     withdrawnAt: new Date("2099-03-03T23:59:59.999Z"),
     withdrawalReason: "The director found another lender.",
   },
+  "a Flex application": { product: "flex" },
   "a funded application introduced by a partner": {
     status: "funded",
+    product: "flex",
+    accountId: newId("account"),
     submittedAt: new Date("2099-03-02T10:30:00.000Z"),
     fundedAt: new Date("2100-01-01T00:00:00.001Z"),
     introductionId: "intro_01hx0000000000000000000000",

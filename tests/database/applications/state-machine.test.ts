@@ -375,6 +375,7 @@ describe("the event's data.object", () => {
       business: { company_number: "SC123456", name: "Sandbox Trading SC123456 Ltd" },
       amount_pence: 2_500_000,
       term_months: 24,
+      product: "business_loan",
       purpose: "working_capital",
       reference: "order-42",
       handoff_url: `${config().APPLY_URL}/apply/${application.handoffToken}`,

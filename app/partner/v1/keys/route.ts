@@ -2,14 +2,21 @@
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { createKeyBodySchema, listKeysQuerySchema } from "@/lib/keys/schemas";
 import { createKey, listKeys } from "@/lib/keys/service";
+import { apiKeyListSchema, newApiKeySchema } from "@/lib/keys/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/keys", {
   GET: endpoint({
+    summary: "List API keys",
+    responses: { 200: apiKeyListSchema },
     scope: "partner:manage",
     query: listKeysQuerySchema,
     handler: async ({ tenant, query, context }) => ok(await listKeys({ tenant, query, url: context.url.pathname })),
   }),
   POST: endpoint({
+    summary: "Create an API key",
+    description: "A secret (`sk_…`) or publishable (`pk_…`) key of the token's environment; the secret is shown once.",
+    responses: { 201: newApiKeySchema },
+    errors: ["environment_mismatch"],
     scope: "partner:manage",
     body: createKeyBodySchema,
     idempotent: true,

@@ -2,14 +2,21 @@
 import { created, defineRoute, endpoint, ok } from "@/lib/http/route";
 import { createWebhookEndpointBodySchema, listWebhookEndpointsQuerySchema } from "@/lib/webhooks/schemas";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/service";
+import { webhookEndpointListSchema, webhookEndpointWithSecretSchema } from "@/lib/webhooks/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints", {
   GET: endpoint({
+    summary: "List webhook endpoints",
+    responses: { 200: webhookEndpointListSchema },
     scope: "webhooks:manage",
     query: listWebhookEndpointsQuerySchema,
     handler: async ({ tenant, query, context }) => ok(await listWebhookEndpoints({ tenant, query, url: context.url.pathname })),
   }),
   POST: endpoint({
+    summary: "Register a webhook endpoint",
+    description: "An https URL and the event types to send (`[\"*\"]` for all). The signing secret (`whsec_…`) is in the reply.",
+    responses: { 201: webhookEndpointWithSecretSchema },
+    errors: ["webhook_endpoint_limit", "webhook_endpoint_url_invalid", "webhook_event_unknown"],
     scope: "webhooks:manage",
     body: createWebhookEndpointBodySchema,
     idempotent: true,

@@ -2,9 +2,13 @@
 import { db } from "@/lib/db";
 import { checkHealth } from "@/lib/health/health";
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
+import { healthSchema } from "@/lib/health/health";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/healthz", {
   GET: endpoint({
+    summary: "Platform health",
+    description: "200 when healthy; 503 with the same object when the database, its migrations or the queue are not.",
+    responses: { 200: healthSchema, 503: healthSchema },
     handler: async () => {
       const health = await checkHealth(db());
       return reply(health.status === "ok" ? 200 : 503, health);

@@ -2,9 +2,12 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
 import { retrieveApplication } from "@/lib/applications/queries";
+import { applicationSchema } from "@/lib/applications/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/applications/{id}", {
   GET: endpoint({
+    summary: "Retrieve an application",
+    responses: { 200: applicationSchema },
     scope: "applications:read",
     params: applicationIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await retrieveApplication({ tenant, id: params.id })),

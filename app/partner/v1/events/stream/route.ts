@@ -4,9 +4,13 @@
 import { defineRoute, endpoint } from "@/lib/http/route";
 import { streamEventsQuerySchema } from "@/lib/events/schemas";
 import { streamEvents } from "@/lib/events/service";
+import { eventStreamSchema } from "@/lib/events/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/stream", {
   GET: endpoint({
+    summary: "Stream new sandbox events (server-sent events)",
+    description: "What `cli listen` reads: new events as they happen, resuming after `Last-Event-ID`. Closes after STREAM_MAX_SECONDS (600 by default); reconnect to continue.",
+    responses: { 200: eventStreamSchema },
     scope: "events:read",
     query: streamEventsQuerySchema,
     sandboxOnly: true,

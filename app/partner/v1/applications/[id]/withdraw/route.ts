@@ -2,9 +2,14 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { applicationIdParamsSchema, withdrawApplicationBodySchema } from "@/lib/applications/schemas";
 import { withdrawApplication } from "@/lib/applications/service";
+import { applicationSchema } from "@/lib/applications/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/applications/{id}/withdraw", {
   POST: endpoint({
+    summary: "Withdraw an application",
+    description: "Possible until the application is funded; a withdrawn application cannot be reopened.",
+    responses: { 200: applicationSchema },
+    errors: ["conflict"],
     scope: "applications:write",
     params: applicationIdParamsSchema,
     body: withdrawApplicationBodySchema,

@@ -3,9 +3,14 @@ import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { decisionIdParamsSchema, refreshDecisionBodySchema } from "@/lib/decisions/schemas";
 import { refreshDecision } from "@/lib/decisions/service";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { decisionSchema } from "@/lib/decisions/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/decisions/{id}/refresh", {
   POST: endpoint({
+    summary: "Refresh a decision",
+    description: "Re-runs decisioning on the application's current data: the same decision id, the next `version`.",
+    responses: { 200: decisionSchema },
+    errors: ["conflict", "decision_locked"],
     scope: "applications:write",
     rateLimit: SUB_LIMITS.decisionsRefresh,
     params: decisionIdParamsSchema,

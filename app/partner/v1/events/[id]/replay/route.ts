@@ -3,9 +3,14 @@ import { defineRoute, endpoint, reply } from "@/lib/http/route";
 import { eventIdParamsSchema, replayEventBodySchema } from "@/lib/events/schemas";
 import { replayEvent } from "@/lib/events/service";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { eventReplaySchema } from "@/lib/events/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/events/{id}/replay", {
   POST: endpoint({
+    summary: "Replay an event to your webhook endpoints",
+    description: "Queues the event again, with its original id and body, to every subscribed endpoint or to `endpoint_id` only.",
+    responses: { 202: eventReplaySchema },
+    errors: ["resource_not_found", "conflict"],
     scope: "webhooks:manage",
     rateLimit: SUB_LIMITS.eventsReplay,
     params: eventIdParamsSchema,

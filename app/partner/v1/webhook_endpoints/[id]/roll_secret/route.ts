@@ -3,9 +3,13 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { rollWebhookSecretBodySchema, webhookEndpointIdParamsSchema } from "@/lib/webhooks/schemas";
 import { rollWebhookSecret } from "@/lib/webhooks/service";
+import { webhookEndpointWithSecretSchema } from "@/lib/webhooks/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/webhook_endpoints/{id}/roll_secret", {
   POST: endpoint({
+    summary: "Roll a webhook endpoint's signing secret",
+    description: "A new secret; the old one also signs for `overlap_hours` (default 24), so receivers can switch without missing a delivery.",
+    responses: { 200: webhookEndpointWithSecretSchema },
     scope: "webhooks:manage",
     params: webhookEndpointIdParamsSchema,
     body: rollWebhookSecretBodySchema,

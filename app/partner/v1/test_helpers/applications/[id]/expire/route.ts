@@ -2,9 +2,13 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
 import { expireNow } from "@/lib/applications/test-helpers";
+import { applicationSchema } from "@/lib/applications/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/expire", {
   POST: endpoint({
+    summary: "Expire an application now (sandbox)",
+    responses: { 200: applicationSchema },
+    errors: ["conflict"],
     scope: "applications:write",
     sandboxOnly: true,
     params: applicationIdParamsSchema,

@@ -2,9 +2,13 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
 import { acceptOfferAndFund } from "@/lib/applications/test-helpers";
+import { applicationSchema } from "@/lib/applications/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/applications/{id}/fund", {
   POST: endpoint({
+    summary: "Accept the offer and fund an approved application (sandbox)",
+    responses: { 200: applicationSchema },
+    errors: ["conflict"],
     scope: "applications:write",
     sandboxOnly: true,
     params: applicationIdParamsSchema,

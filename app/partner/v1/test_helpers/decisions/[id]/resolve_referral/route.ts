@@ -2,9 +2,13 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { decisionIdParamsSchema, resolveReferralBodySchema } from "@/lib/decisions/schemas";
 import { resolveReferralAsUnderwriter } from "@/lib/applications/test-helpers";
+import { decisionSchema } from "@/lib/decisions/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/decisions/{id}/resolve_referral", {
   POST: endpoint({
+    summary: "Answer a referred decision as an underwriter (sandbox)",
+    responses: { 200: decisionSchema },
+    errors: ["conflict"],
     scope: "applications:write",
     sandboxOnly: true,
     params: decisionIdParamsSchema,

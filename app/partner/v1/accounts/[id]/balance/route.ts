@@ -1,0 +1,16 @@
+// GET /partner/v1/accounts/{id}/balance — just the account's balance today (spec 4.3, 2.4).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { accountIdParamsSchema } from "@/lib/accounts/schemas";
+import { balanceSchema } from "@/lib/accounts/serialize";
+import { retrieveBalance } from "@/lib/accounts/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/balance", {
+  GET: endpoint({
+    summary: "Retrieve an account's balance",
+    scope: "accounts.read",
+    params: accountIdParamsSchema,
+    responses: { 200: balanceSchema },
+    errors: ["not_found"],
+    handler: async ({ tenant, params }) => ok(await retrieveBalance({ tenant, id: params.id })),
+  }),
+});

@@ -1,0 +1,16 @@
+// GET /partner/v1/accounts/{id} — one account with its balance and repayment schedule (spec 4.3, 2.4).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { accountIdParamsSchema } from "@/lib/accounts/schemas";
+import { accountSchema } from "@/lib/accounts/serialize";
+import { retrieveAccount } from "@/lib/accounts/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}", {
+  GET: endpoint({
+    summary: "Retrieve an account with its schedule",
+    scope: "accounts.read",
+    params: accountIdParamsSchema,
+    responses: { 200: accountSchema },
+    errors: ["not_found"],
+    handler: async ({ tenant, params }) => ok(await retrieveAccount({ tenant, id: params.id })),
+  }),
+});

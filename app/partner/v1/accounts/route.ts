@@ -1,0 +1,16 @@
+// GET /partner/v1/accounts — the project's servicing accounts, newest first (spec 4.3, 4.11).
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { listAccountsQuerySchema } from "@/lib/accounts/schemas";
+import { accountListSchema } from "@/lib/accounts/serialize";
+import { listAccounts } from "@/lib/accounts/service";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts", {
+  GET: endpoint({
+    summary: "List accounts",
+    scope: "accounts.read",
+    query: listAccountsQuerySchema,
+    responses: { 200: accountListSchema },
+    errors: ["not_found"],
+    handler: async ({ tenant, query, context }) => ok(await listAccounts({ tenant, query, url: context.url.pathname })),
+  }),
+});

@@ -1,0 +1,135 @@
+// The ledger and what a settled payment does to an account (docs/accounts.md, "Ledger"). Rows are only ever
+// inserted (a trigger refuses UPDATE and DELETE); a payment posts at most one row, carrying its id. Every
+// function here works inside the caller's transaction, on an account it has locked.
+import type { Account, Instalment, LedgerTransaction, Payment, Prisma } from "../generated/prisma/client";
+import { newId } from "../ids";
+import { transitionPayment } from "../payments/state-machine";
+import type { PaymentFailureCode } from "../payments/serialize";
+import { accruedTo, allocateRepayment, applyRepayment, applyToInstalments, arrearsPence, missInstalments, type InstalmentChange } from "./allocation";
+import { serializeAccount } from "./serialize";
+import { transitionAccount } from "./state-machine";
+
+export interface NewLedgerTransaction {
+  accountId: string;
+  type: LedgerTransaction["type"];
+  /** Negative for money out to the borrower, positive for money in. */
+  amountPence: number;
+  paymentId: string | null;
+  postedAt: Date;
+}
+
+/** Appends one row to an account's ledger. */
+export async function postLedgerTransaction(transaction: Prisma.TransactionClient, entry: NewLedgerTransaction): Promise<LedgerTransaction> {
+  return transaction.ledgerTransaction.create({ data: { id: newId("transaction"), ...entry } });
+}
+
+export async function instalmentsOf(transaction: Prisma.TransactionClient, accountId: string): Promise<Instalment[]> {
+  return transaction.instalment.findMany({ where: { accountId }, orderBy: { number: "asc" } });
+}
+
+/** The account object as events carry it, at the start of `asOf`. */
+export async function renderAccount(transaction: Prisma.TransactionClient, account: Account, asOf: string) {
+  return serializeAccount(account, await instalmentsOf(transaction, account.id), asOf);
+}
+
+async function applyInstalmentChanges(transaction: Prisma.TransactionClient, accountId: string, changes: readonly InstalmentChange[]): Promise<void> {
+  for (const change of changes) {
+    await transaction.instalment.update({
+      where: { accountId_number: { accountId, number: change.number } },
+      data: { paidPence: change.paidPence, status: change.status },
+    });
+  }
+}
+
+/** Instalments a repayment on `asOf` is for: those due by then and not yet collected, besides any arrears. */
+function dueBy(instalments: readonly Instalment[], asOf: string): number[] {
+  return instalments.filter((instalment) => instalment.status === "scheduled" && instalment.dueDate <= asOf).map((instalment) => instalment.number);
+}
+
+/**
+ * Settles a locked account's pending payment: the payment moves to `settled` (`payment.settled`) and posts its
+ * ledger row in the same transaction. A disbursement posts a `drawdown` of minus its amount (the principal it
+ * lent was added when it was made). Money in (a collection, a paid link) posts a `collection` and is applied
+ * to the balance as of `asOf` (interest first, then fees, then principal) and to the instalments (arrears
+ * oldest first); cleared arrears move the account back to `performing`, and a balance paid off settles it.
+ */
+export async function settleAccountPayment(
+  transaction: Prisma.TransactionClient,
+  account: Account,
+  payment: Payment,
+  options: { now: Date; asOf: string },
+): Promise<{ account: Account; payment: Payment }> {
+  const settled = await transitionPayment(transaction, payment, "settle", { now: options.now });
+  if (payment.type === "disbursement") {
+    await postLedgerTransaction(transaction, { accountId: account.id, type: "drawdown", amountPence: -payment.amountPence, paymentId: payment.id, postedAt: options.now });
+    const updated = account.disbursedAt
+      ? account
+      : await transaction.account.update({ where: { id: account.id }, data: { disbursedAt: options.now, updatedAt: options.now } });
+    return { account: updated, payment: settled };
+  }
+  if (payment.type === "refund") {
+    await postLedgerTransaction(transaction, { accountId: account.id, type: "refund", amountPence: -payment.amountPence, paymentId: payment.id, postedAt: options.now });
+    return { account, payment: settled };
+  }
+  await postLedgerTransaction(transaction, { accountId: account.id, type: "collection", amountPence: payment.amountPence, paymentId: payment.id, postedAt: options.now });
+  const accrued = accruedTo(account, options.asOf);
+  const repaid = applyRepayment(accrued, allocateRepayment(accrued, payment.amountPence));
+  const instalments = await instalmentsOf(transaction, account.id);
+  await applyInstalmentChanges(transaction, account.id, applyToInstalments(instalments, dueBy(instalments, options.asOf), payment.amountPence));
+  let updated = await transaction.account.update({
+    where: { id: account.id },
+    data: {
+      principalOutstandingPence: repaid.principalOutstandingPence,
+      interestAccruedPence: repaid.interestAccruedPence,
+      feesOutstandingPence: repaid.feesOutstandingPence,
+      interestAccruedThrough: repaid.interestAccruedThrough,
+      updatedAt: options.now,
+    },
+  });
+  const paidOff = repaid.principalOutstandingPence + repaid.interestAccruedPence + repaid.feesOutstandingPence === 0;
+  const render = (moved: Account) => renderAccount(transaction, moved, options.asOf);
+  if (paidOff) return { account: await settleInFull(transaction, updated, options), payment: settled };
+  const arrears = arrearsPence(await instalmentsOf(transaction, account.id));
+  if (updated.status === "in_arrears" && arrears === 0) {
+    updated = await transitionAccount(transaction, updated, "clear_arrears", { now: options.now, render });
+  } else if (updated.status === "performing" && arrears > 0) {
+    // Less than fell due was received (a partial payment on a due date): what is left is in arrears.
+    updated = await transitionAccount(transaction, updated, "fall_into_arrears", { now: options.now, render });
+  }
+  return { account: updated, payment: settled };
+}
+
+/**
+ * A balance paid off: instalments not yet paid are discharged (an early settlement's payoff covers them) and
+ * the account moves to `settled`, with `account.updated` and `account.closed`.
+ */
+async function settleInFull(transaction: Prisma.TransactionClient, account: Account, options: { now: Date; asOf: string }): Promise<Account> {
+  await transaction.instalment.updateMany({ where: { accountId: account.id, status: { not: "paid" } }, data: { status: "paid" } });
+  return transitionAccount(transaction, account, "settle", {
+    now: options.now,
+    changes: { nextDueOn: null, closedAt: options.now },
+    render: (moved) => renderAccount(transaction, moved, options.asOf),
+  });
+}
+
+/**
+ * Fails a locked account's pending collection (`payment.failed`): the instalments due by `asOf` fall into
+ * arrears, and a performing account moves to `in_arrears` (one under forbearance stays `forborne`: the
+ * arrangement covers it).
+ */
+export async function failAccountPayment(
+  transaction: Prisma.TransactionClient,
+  account: Account,
+  payment: Payment,
+  options: { now: Date; asOf: string; failureCode: PaymentFailureCode },
+): Promise<{ account: Account; payment: Payment }> {
+  const failed = await transitionPayment(transaction, payment, "fail", { now: options.now, failureCode: options.failureCode });
+  if (payment.type !== "collection") return { account, payment: failed };
+  const instalments = await instalmentsOf(transaction, account.id);
+  await applyInstalmentChanges(transaction, account.id, missInstalments(instalments, dueBy(instalments, options.asOf)));
+  let updated = account;
+  if (account.status === "performing" && arrearsPence(await instalmentsOf(transaction, account.id)) > 0) {
+    updated = await transitionAccount(transaction, account, "fall_into_arrears", { now: options.now, render: (moved) => renderAccount(transaction, moved, options.asOf) });
+  }
+  return { account: updated, payment: failed };
+}

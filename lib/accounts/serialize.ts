@@ -1,0 +1,146 @@
+// The account object (spec 2.4), its balance and its ledger transactions as they go on the wire, with the zod
+// schema of each beside its serializer (the API reference documents replies with them).
+import { z } from "zod";
+import type { Account, Instalment, LedgerTransaction } from "../generated/prisma/client";
+import { requestString } from "../http/request-string";
+import { balanceAsOf, type Balance } from "./allocation";
+import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES, TRANSACTION_TYPES } from "./schemas";
+
+const pence = z.int();
+const timestamp = z.iso.datetime();
+const date = z.iso.date();
+const text = requestString();
+
+export const balanceSchema = z.strictObject({
+  principal_outstanding_pence: pence,
+  interest_accrued_pence: pence,
+  arrears_pence: pence,
+  payoff_pence: pence,
+});
+
+export const instalmentSchema = z.strictObject({
+  number: z.int().min(1),
+  due_date: date,
+  principal_pence: pence,
+  interest_pence: pence,
+  amount_pence: pence,
+  status: z.enum(INSTALMENT_STATUSES),
+});
+
+export const accountSchema = z.strictObject({
+  id: text,
+  object: z.literal("account"),
+  livemode: z.boolean(),
+  status: z.enum(ACCOUNT_STATUSES),
+  product: z.enum(ACCOUNT_PRODUCTS),
+  application_id: text,
+  borrower: z.strictObject({ company_number: text, company_name: text }),
+  principal_pence: pence,
+  credit_limit_pence: pence.nullable(),
+  available_pence: pence.nullable(),
+  term_months: z.int(),
+  rate_apr: z.number(),
+  apr_bps: z.int(),
+  disbursed_at: timestamp.nullable(),
+  balance: balanceSchema,
+  schedule: z.array(instalmentSchema),
+  sub_account_id: text.nullable(),
+  reference: text.nullable(),
+  metadata: z.record(text, text),
+  created_at: timestamp,
+});
+
+export const transactionSchema = z.strictObject({
+  id: text,
+  object: z.literal("transaction"),
+  account_id: text,
+  type: z.enum(TRANSACTION_TYPES),
+  amount_pence: pence,
+  payment_id: text.nullable(),
+  posted_at: timestamp,
+});
+
+export function listSchemaOf<T extends z.ZodType>(item: T) {
+  return z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), url: text });
+}
+
+export const accountListSchema = listSchemaOf(accountSchema);
+export const transactionListSchema = listSchemaOf(transactionSchema);
+
+export function serializeBalance(account: Account, instalments: readonly Instalment[], asOf: string): Balance {
+  return balanceAsOf(account, instalments, asOf);
+}
+
+/** What a Flex facility may still draw: its limit less the principal drawn and not repaid. */
+export function availablePence(account: Pick<Account, "creditLimitPence" | "principalOutstandingPence" | "status">): number | null {
+  if (account.creditLimitPence === null) return null;
+  if (account.status === "settled" || account.status === "closed") return 0;
+  return Math.max(0, account.creditLimitPence - account.principalOutstandingPence);
+}
+
+/**
+ * The account object (spec 2.4, with the fields it leaves to us): the balance at the start of `asOf` and the
+ * schedule in instalment order. `rate_apr` is the APR as a percentage (`apr_bps` / 100).
+ */
+export function serializeAccount(account: Account, instalments: readonly Instalment[], asOf: string) {
+  return {
+    id: account.id,
+    object: "account" as const,
+    livemode: account.environment === "live",
+    status: account.status,
+    product: account.product,
+    application_id: account.applicationId,
+    borrower: { company_number: account.companyNumber, company_name: account.companyName },
+    principal_pence: account.principalPence,
+    credit_limit_pence: account.creditLimitPence,
+    available_pence: availablePence(account),
+    term_months: account.termMonths,
+    rate_apr: account.aprBps / 100,
+    apr_bps: account.aprBps,
+    disbursed_at: account.disbursedAt?.toISOString() ?? null,
+    balance: serializeBalance(account, instalments, asOf),
+    schedule: [...instalments]
+      .sort((a, b) => a.number - b.number)
+      .map((instalment) => ({
+        number: instalment.number,
+        due_date: instalment.dueDate,
+        principal_pence: instalment.principalPence,
+        interest_pence: instalment.interestPence,
+        amount_pence: instalment.amountPence,
+        status: instalment.status,
+      })),
+    sub_account_id: account.subAccountId,
+    reference: account.reference,
+    metadata: account.metadata as Record<string, string>,
+    created_at: account.createdAt.toISOString(),
+  };
+}
+
+export type AccountObject = ReturnType<typeof serializeAccount>;
+
+export function serializeTransaction(transaction: LedgerTransaction) {
+  return {
+    id: transaction.id,
+    object: "transaction" as const,
+    account_id: transaction.accountId,
+    type: transaction.type,
+    amount_pence: transaction.amountPence,
+    payment_id: transaction.paymentId,
+    posted_at: transaction.postedAt.toISOString(),
+  };
+}
+
+/** `mandate.revoked`'s `data.object`: the direct-debit mandate collections are taken under. */
+export function serializeMandate(account: Pick<Account, "mandateId" | "mandateStatus" | "mandateRevokedAt" | "id" | "environment" | "reference" | "createdAt">) {
+  return {
+    id: account.mandateId,
+    object: "mandate" as const,
+    livemode: account.environment === "live",
+    account_id: account.id,
+    scheme: "bacs_direct_debit" as const,
+    status: account.mandateStatus,
+    reference: account.reference,
+    created_at: account.createdAt.toISOString(),
+    revoked_at: account.mandateRevokedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,194 @@
+// The accounts API (spec 4.3) and the moves an operator or a payment makes on an account. Reads are scoped to
+// the caller's project and environment inside the query: another project's account, or the other
+// environment's, is 404 `not_found` like an unknown id.
+import type { z } from "zod";
+import { clock } from "../clock";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import type { Account, Prisma } from "../generated/prisma/client";
+import { paginate, type PageRequest } from "../http/pagination";
+import { createPayment } from "../payments/state-machine";
+import { disbursementOutcome } from "../payments/rails";
+import { serializePayment } from "../payments/serialize";
+import type { Tenant } from "../tenant";
+import { accruedTo, arrearsPence, balanceAsOf } from "./allocation";
+import { utcDate } from "./calendar";
+import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
+import type { DrawdownInput, listAccountsQuerySchema, listTransactionsQuerySchema } from "./schemas";
+import { availablePence, serializeAccount, serializeTransaction } from "./serialize";
+import { canTransitionAccount, IllegalAccountTransitionError, lockAccount, transitionAccount } from "./state-machine";
+
+export function noSuchAccount(id: string): ApiError {
+  return new ApiError("not_found", { message: `No such account: ${id}.` });
+}
+
+function tenantWhere(tenant: Tenant) {
+  return { projectId: tenant.projectId, environment: tenant.environment };
+}
+
+async function getOwnAccountOrThrow(tenant: Tenant, id: string): Promise<Account> {
+  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) } });
+  if (!account) throw noSuchAccount(id);
+  return account;
+}
+
+/** Today, as servicing counts days. */
+function today(): string {
+  return utcDate(clock.now());
+}
+
+export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }) {
+  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
+  if (!account) throw noSuchAccount(id);
+  return serializeAccount(account, account.instalments, today());
+}
+
+export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
+  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
+  if (!account) throw noSuchAccount(id);
+  return balanceAsOf(account, account.instalments, today());
+}
+
+export async function listAccounts(options: { tenant: Tenant; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
+  const { tenant, query } = options;
+  const where: Prisma.AccountWhereInput = {
+    ...tenantWhere(tenant),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
+  };
+  const asOf = today();
+  return paginate({
+    kind: "account",
+    page: query satisfies PageRequest,
+    url: options.url,
+    fetch: (window) => db().account.findMany({ where: { ...where, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take, include: { instalments: true } }),
+    // The cursor must be one of the caller's accounts in this environment; filters do not apply to it.
+    exists: async (cursor) => (await db().account.count({ where: { id: cursor, ...tenantWhere(tenant) } })) === 1,
+    serialize: (account) => serializeAccount(account, account.instalments, asOf),
+  });
+}
+
+export async function listTransactions(options: { tenant: Tenant; id: string; query: z.output<typeof listTransactionsQuerySchema>; url: string }) {
+  const account = await getOwnAccountOrThrow(options.tenant, options.id);
+  return paginate({
+    kind: "transaction",
+    page: options.query satisfies PageRequest,
+    url: options.url,
+    fetch: (window) => db().ledgerTransaction.findMany({ where: { accountId: account.id, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take }),
+    exists: async (cursor) => (await db().ledgerTransaction.count({ where: { id: cursor, accountId: account.id } })) === 1,
+    serialize: serializeTransaction,
+  });
+}
+
+/**
+ * Draws on a Flex facility (docs/accounts.md, "Flex"): a disbursement of `amount_pence`, in the sandbox
+ * settled at once with its `drawdown` ledger row. The principal drawn counts against `available_pence` from
+ * the moment of the drawdown. 409 `conflict` for a term loan or a facility that is not performing; 422
+ * `validation_failed` on `amount_pence` above what is available.
+ */
+export async function drawDown({ tenant, id, input, transaction }: { tenant: Tenant; id: string; input: DrawdownInput; transaction: Prisma.TransactionClient }) {
+  if (!(await transaction.account.count({ where: { id, ...tenantWhere(tenant) } }))) throw noSuchAccount(id);
+  const locked = (await lockAccount(transaction, id))!;
+  if (locked.product !== "flex_facility") {
+    throw new ApiError("conflict", { message: "Only a Flex facility can be drawn on; this account is a business term loan." });
+  }
+  if (locked.status !== "performing") {
+    throw new ApiError("conflict", { message: `A facility that is ${locked.status} cannot be drawn on.` });
+  }
+  const available = availablePence(locked) ?? 0;
+  if (input.amount_pence > available) {
+    throw new ApiError("validation_failed", {
+      detail: [{ field: "amount_pence", reason: "exceeds_available", message: `At most ${available} pence is available to draw.` }],
+    });
+  }
+  const now = clock.now();
+  const asOf = utcDate(now);
+  const accrued = accruedTo(locked, asOf);
+  let account = await transaction.account.update({
+    where: { id },
+    data: {
+      interestAccruedPence: accrued.interestAccruedPence,
+      interestAccruedThrough: accrued.interestAccruedThrough,
+      principalOutstandingPence: accrued.principalOutstandingPence + input.amount_pence,
+      principalPence: locked.principalPence + input.amount_pence,
+      updatedAt: now,
+    },
+  });
+  let payment = await createPayment(
+    transaction,
+    { projectId: account.projectId, environment: account.environment, accountId: id, type: "disbursement", amountPence: input.amount_pence, reference: account.reference, status: "pending" },
+    now,
+  );
+  if (disbursementOutcome(account.environment).kind === "settled") ({ account, payment } = await settleAccountPayment(transaction, account, payment, { now, asOf }));
+  return serializePayment(payment);
+}
+
+/**
+ * Repays the account in full today: a collection of the payoff, settled at once in the sandbox, which
+ * settles the account. What a payment link for the payoff will do when it is paid (lib/payments).
+ */
+export async function settleEarly({ projectId, id }: { projectId: string; id: string }) {
+  return db().$transaction(async (transaction) => {
+    const account = await lockAccount(transaction, id);
+    if (!account || account.projectId !== projectId) throw noSuchAccount(id);
+    const now = clock.now();
+    const asOf = utcDate(now);
+    const payoff = balanceAsOf(account, await instalmentsOf(transaction, id), asOf).payoff_pence;
+    if (payoff === 0 || account.status === "settled" || account.status === "closed") {
+      throw new ApiError("conflict", { message: `An account that is ${account.status} with nothing owed cannot be settled.` });
+    }
+    const payment = await createPayment(
+      transaction,
+      { projectId, environment: account.environment, accountId: id, type: "collection", amountPence: payoff, reference: account.reference, status: "pending" },
+      now,
+    );
+    return settleAccountPayment(transaction, account, payment, { now, asOf });
+  });
+}
+
+/** A hardship arrangement agreed with the borrower: the account becomes `forborne`. */
+export async function agreeForbearance({ projectId, id }: { projectId: string; id: string }) {
+  return moveAccount(projectId, id, async (transaction, account, now, asOf) =>
+    transitionAccount(transaction, account, "agree_forbearance", { now, render: (moved) => renderAccount(transaction, moved, asOf) }),
+  );
+}
+
+/** The arrangement ends: back to `performing`, and on to `in_arrears` at once if arrears remain. */
+export async function endForbearance({ projectId, id }: { projectId: string; id: string }) {
+  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
+    const render = (moved: Account) => renderAccount(transaction, moved, asOf);
+    const performing = await transitionAccount(transaction, account, "end_forbearance", { now, render });
+    if (arrearsPence(await instalmentsOf(transaction, id)) === 0) return performing;
+    return transitionAccount(transaction, performing, "fall_into_arrears", { now, render });
+  });
+}
+
+/**
+ * Writes the account off: what is owed leaves the balance through an `adjustment` on the ledger (positive,
+ * like money received), and the account is `closed`.
+ */
+export async function writeOffAccount({ projectId, id }: { projectId: string; id: string }) {
+  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
+    if (!canTransitionAccount(account.status, "write_off")) throw new IllegalAccountTransitionError(account.status, "write_off");
+    const payoff = balanceAsOf(account, [], asOf).payoff_pence;
+    if (payoff > 0) await postLedgerTransaction(transaction, { accountId: id, type: "adjustment", amountPence: payoff, paymentId: null, postedAt: now });
+    return transitionAccount(transaction, account, "write_off", {
+      now,
+      changes: { principalOutstandingPence: 0, interestAccruedPence: 0, feesOutstandingPence: 0, interestAccruedThrough: asOf, nextDueOn: null, closedAt: now },
+      render: (moved) => renderAccount(transaction, moved, asOf),
+    });
+  });
+}
+
+async function moveAccount(
+  projectId: string,
+  id: string,
+  move: (transaction: Prisma.TransactionClient, account: Account, now: Date, asOf: string) => Promise<Account>,
+): Promise<Account> {
+  return db().$transaction(async (transaction) => {
+    const account = await lockAccount(transaction, id);
+    if (!account || account.projectId !== projectId) throw noSuchAccount(id);
+    const now = clock.now();
+    return move(transaction, account, now, utcDate(now));
+  });
+}

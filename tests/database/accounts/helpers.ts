@@ -1,0 +1,22 @@
+// A funded account made through the same services as the API: create, submit, decide, fund.
+import { createApplication } from "@/lib/applications/create";
+import { submitApplication } from "@/lib/applications/service";
+import { fundApplication } from "@/lib/accounts/funding";
+import { decideSubmittedApplication } from "@/lib/decisions/service";
+import type { Tenant } from "@/lib/tenant";
+
+export async function fundedAccount(tenant: Tenant, options: { companyNumber?: string; amountPence?: number; termMonths?: number; product?: "business_loan" | "flex" } = {}) {
+  const application = await createApplication({
+    tenant,
+    input: {
+      business: { company_number: options.companyNumber ?? "12345678" },
+      amount_pence: options.amountPence ?? 1_000_000,
+      term_months: options.termMonths ?? 3,
+      product: options.product ?? "business_loan",
+      applicant: { email: "director@example.co.uk" },
+    },
+  });
+  await submitApplication({ projectId: tenant.projectId, id: application.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await decideSubmittedApplication(application.id);
+  return (await fundApplication({ projectId: tenant.projectId, applicationId: application.id })).account;
+}
