@@ -1,6 +1,7 @@
 // Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { fieldLabel } from "../http/validation";
 import { listQuerySchema } from "../http/pagination";
 import { metadataSchema } from "../http/metadata";
 import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
@@ -21,7 +22,7 @@ const EMAIL_MAX_LENGTH = 254;
 const URI_MAX_LENGTH = 2048;
 
 export const companyNumberSchema = requestString().refine(isWellFormedCompanyNumber, {
-  message: "A company number is 8 characters: 8 digits, or 2 capital letters and 6 digits.",
+  error: (issue) => `${fieldLabel(issue.path)} must be 8 characters: 8 digits, or 2 capital letters and 6 digits (12345678, SC123456).`,
   params: { reason: "invalid_format" },
 });
 
@@ -50,7 +51,9 @@ export const createApplicationBodySchema = z
       .optional(),
     redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
     reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
-    introduction_id: requestString().regex(/^intro_[0-9a-z]{1,64}$/, "An introduction id looks like intro_...").optional(),
+    introduction_id: requestString()
+      .regex(/^intro_[0-9a-z]{1,64}$/, "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits.")
+      .optional(),
     metadata: metadataSchema.optional(),
   })
   .superRefine((body, context) => {

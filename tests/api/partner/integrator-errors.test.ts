@@ -37,6 +37,8 @@ describe("POST /partner/v1/applications: validation messages", () => {
     ["a bad applicant email", { applicant: { email: "director" } }, { field: "applicant.email", reason: "invalid_email", message: "applicant.email must be an email address, such as name@example.co.uk." }],
     ["a redirect_uri that is not a URL", { redirect_uri: "somewhere" }, { field: "redirect_uri", reason: "invalid_url", message: "redirect_uri must be a full URL, such as https://example.com/path." }],
     ["an empty reference", { reference: "" }, { field: "reference", reason: "too_small", message: "reference must not be empty." }],
+    ["a malformed company number", { business: { company_number: "sc123456" } }, { field: "business.company_number", reason: "invalid_format", message: "business.company_number must be 8 characters: 8 digits, or 2 capital letters and 6 digits (12345678, SC123456)." }],
+    ["an introduction id of the wrong kind", { introduction_id: "app_123" }, { field: "introduction_id", reason: "invalid_format", message: "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits." }],
     ["a business that is a string", { business: "12345678" }, { field: "business", reason: "invalid_type", message: "business must be an object, not a string." }],
   ])("answers %s with a sentence naming the field and the rule", async (_, change, item) => {
     const body = await expectApiError(await createApplication({ ...valid, ...change }), 422, "validation_failed");
@@ -61,7 +63,7 @@ describe("POST /partner/v1/applications: validation messages", () => {
         field: "amount",
         reason: "unknown_field",
         message:
-          "Unknown field `amount`: the fields accepted here are business, amount_pence, term_months, purpose, applicant, redirect_uri, reference, introduction_id and metadata.",
+          "Unknown field `amount`: the fields accepted here are business, amount_pence, term_months, purpose, product, applicant, redirect_uri, reference, introduction_id and metadata.",
       },
     ]);
   });
