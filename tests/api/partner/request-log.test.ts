@@ -71,6 +71,20 @@ describe("the request log line", () => {
     expectErrorLine(response, text, line, 422, "validation_failed");
   });
 
+  it("carries the original correlation id for a replayed error, the one its body repeats", async () => {
+    const owner = await mintToken(server.url, await createTestProject());
+    const keys = await (await fetch(`${server.url}/partner/v1/keys?type=secret`, bearer(owner))).json();
+    const roll = (key: string) => () => fetch(`${server.url}/partner/v1/keys/${keys.data[0].id}/roll`, bearer(owner, jsonRequest("POST", {}, { "idempotency-key": key })));
+    expect((await roll("roll-first")()).status).toBe(201);
+    const refused = await loggedRequest(roll("roll-again"));
+    expectErrorLine(refused.response, refused.text, refused.line, 409, "conflict");
+    const replay = await loggedRequest(roll("roll-again"));
+    expect(replay.response.headers.get("idempotent-replayed")).toBe("true");
+    expectErrorLine(replay.response, replay.text, replay.line, 409, "conflict");
+    expect(replay.line.correlation_id).toBe(refused.line.correlation_id);
+    expect(replay.line.request_id).not.toBe(refused.line.request_id);
+  });
+
   it("carries them for a secret key sent as the bearer token", async () => {
     const { response, text, line } = await loggedRequest(() => fetch(`${server.url}/partner/v1/applications`, bearer(project.sandbox.secret_key)));
     expectErrorLine(response, text, line, 401, "unauthenticated");
