@@ -121,6 +121,16 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * The catalogue's message, except for a validation failure whose detail items all say what is wrong: then
+ * their sentences, so a client that shows only `message` still shows which field to fix and how.
+ */
+function defaultMessage(code: ErrorCode, detail: readonly ErrorDetail[] | undefined): string {
+  const sentences = (detail ?? []).map((item) => item.message).filter((message): message is string => Boolean(message));
+  if (code === "validation_failed" && sentences.length > 0 && sentences.length === detail!.length) return sentences.join(" ");
+  return ERROR_CATALOGUE[code].message;
+}
+
 /** The one error class: a catalogue code, a public message and optional detail. */
 export class ApiError extends Error {
   override name = "ApiError";
@@ -130,7 +140,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
-    super(options.message ?? ERROR_CATALOGUE[code].message);
+    super(options.message ?? defaultMessage(code, options.detail));
     this.code = code;
     this.detail = options.detail;
     this.retryAfterMs = options.retryAfterMs;
@@ -172,6 +182,8 @@ export interface SiteErrorBody {
 }
 
 export interface RenderedError<Body> {
+  /** The code the client is told (an OAuth endpoint answers in its own vocabulary). */
+  code: ErrorCode;
   status: number;
   body: Body;
   headers: Record<string, string>;
@@ -201,7 +213,7 @@ export function renderEnvelope(error: ApiError, correlationId: string, ring: Rin
   };
   const retry = retryHeaders(error);
   if (retry["Retry-After"]) body.error.retry_after_ms = Number(retry["Retry-After"]) * 1000;
-  return { status, body, headers: { ...error.headers, ...retry, "X-Service-Correlation-Id": correlationId } };
+  return { code: error.code, status, body, headers: { ...error.headers, ...retry, "X-Service-Correlation-Id": correlationId } };
 }
 
 /**
@@ -214,7 +226,7 @@ function asOAuthError(error: ApiError): ApiError {
   if (status === 503) return new ApiError("temporarily_unavailable", { message: "The service is briefly unavailable; retry shortly.", retryAfterMs: error.retryAfterMs });
   if (status >= 500) return new ApiError("server_error");
   const field = error.detail?.[0]?.field;
-  return new ApiError("invalid_request", { message: field ? `${error.message} (${field})` : error.message });
+  return new ApiError("invalid_request", { message: field && !error.message.includes(field) ? `${error.message} (${field})` : error.message });
 }
 
 /** RFC 6749 §5.2: `error` and `error_description`, never cached. */
@@ -223,6 +235,7 @@ export function renderOAuthError(thrown: ApiError, correlationId: string): Rende
   // RFC 6749 §5.2: a 401 to a client that tried HTTP authentication names the scheme it should use.
   const challenge: Record<string, string> = error.code === "invalid_client" ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {};
   return {
+    code: error.code,
     status: ERROR_CATALOGUE[error.code].status,
     body: { error: error.code, error_description: error.message },
     headers: { ...challenge, ...error.headers, ...retryHeaders(error), "Cache-Control": "no-store", Pragma: "no-cache", "X-Service-Correlation-Id": correlationId },
@@ -232,6 +245,7 @@ export function renderOAuthError(thrown: ApiError, correlationId: string): Rende
 /** The site endpoints' shape (spec 7.4): `{ok: false, error}` with the message, and the catalogue's status. */
 export function renderSiteError(error: ApiError, correlationId: string): RenderedError<SiteErrorBody> {
   return {
+    code: error.code,
     status: describeErrorCode(error.code, "site").status,
     body: { ok: false, error: error.message },
     headers: { ...error.headers, ...retryHeaders(error), "X-Service-Correlation-Id": correlationId },

@@ -1,6 +1,7 @@
 // Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { fieldLabel } from "../http/validation";
 import { listQuerySchema } from "../http/pagination";
 import { metadataSchema } from "../http/metadata";
 import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
@@ -21,17 +22,25 @@ const EMAIL_MAX_LENGTH = 254;
 const URI_MAX_LENGTH = 2048;
 
 export const companyNumberSchema = requestString().refine(isWellFormedCompanyNumber, {
-  message: "A company number is 8 characters: 8 digits, or 2 capital letters and 6 digits.",
+  error: (issue) => `${fieldLabel(issue.path)} must be 8 characters: 8 digits, or 2 capital letters and 6 digits (12345678, SC123456).`,
   params: { reason: "invalid_format" },
 });
+
+const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
+
+// Partner applications are the spec's business term loan (£1,000 to £250,000 over 3 to 60 months at an APR,
+// spec 2.2); the public ring's Business Loan quote is another scale (£50 to £500 over days, spec 4.8). The range
+// messages name theirs, so a caller who mixed the two up sees which endpoint answered.
+const AMOUNT_RANGE = `amount_pence must be between ${MIN_AMOUNT_PENCE} and ${MAX_AMOUNT_PENCE} (${pounds.format(MIN_AMOUNT_PENCE / 100)} to ${pounds.format(MAX_AMOUNT_PENCE / 100)}) for a partner application.`;
+const TERM_RANGE = `term_months must be between ${MIN_TERM_MONTHS} and ${MAX_TERM_MONTHS} for a partner application.`;
 
 export const applicationIdParamsSchema = z.strictObject({ id: requestString().startsWith("app_") });
 
 export const createApplicationBodySchema = z
   .strictObject({
     business: z.strictObject({ company_number: companyNumberSchema }),
-    amount_pence: z.int().min(MIN_AMOUNT_PENCE).max(MAX_AMOUNT_PENCE),
-    term_months: z.int().min(MIN_TERM_MONTHS).max(MAX_TERM_MONTHS),
+    amount_pence: z.int().min(MIN_AMOUNT_PENCE, { error: AMOUNT_RANGE }).max(MAX_AMOUNT_PENCE, { error: AMOUNT_RANGE }),
+    term_months: z.int().min(MIN_TERM_MONTHS, { error: TERM_RANGE }).max(MAX_TERM_MONTHS, { error: TERM_RANGE }),
     purpose: z.enum(APPLICATION_PURPOSES).optional(),
     product: z.enum(APPLICATION_PRODUCTS).optional(),
     applicant: z
@@ -42,7 +51,9 @@ export const createApplicationBodySchema = z
       .optional(),
     redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
     reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
-    introduction_id: requestString().regex(/^intro_[0-9a-z]{1,64}$/, "An introduction id looks like intro_...").optional(),
+    introduction_id: requestString()
+      .regex(/^intro_[0-9a-z]{1,64}$/, "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits.")
+      .optional(),
     metadata: metadataSchema.optional(),
   })
   .superRefine((body, context) => {

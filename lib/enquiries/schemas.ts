@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
-import { validationError } from "../http/validation";
+import { fieldLabel, safeParseInput, validationError } from "../http/validation";
 import { idOf, timestamp } from "../http/response-schema";
 
 export const ENQUIRY_FORMS = ["enquiry", "lead", "complaint"] as const;
@@ -30,8 +30,12 @@ export const FIELDS_MAX_BYTES = 8 * 1024;
 /** A string of `min` to `max` characters, counted in code points so an accented letter or an emoji is one. */
 function characters(min: number, max: number) {
   return requestString()
-    .refine((value) => [...value].length >= min, { message: `Must be at least ${min} character(s).`, params: { reason: "too_small" }, abort: true })
-    .refine((value) => [...value].length <= max, { message: `Must be at most ${max} characters.`, params: { reason: "too_large" } });
+    .refine((value) => [...value].length >= min, {
+      error: (issue) => `${fieldLabel(issue.path)} must be at least ${min} ${min === 1 ? "character" : "characters"} long.`,
+      params: { reason: "too_small" },
+      abort: true,
+    })
+    .refine((value) => [...value].length <= max, { error: (issue) => `${fieldLabel(issue.path)} must be at most ${max} characters long.`, params: { reason: "too_large" } });
 }
 
 const fieldsSchema = z
@@ -82,7 +86,7 @@ const INTAKE_CHECKS: ReadonlyArray<{ code: ErrorCode; message: string; concerns:
 /** The validated enquiry, or the intake error for the first check it fails. An empty body is an empty form. */
 export function parseCreateEnquiryBody(body: unknown): CreateEnquiryBody {
   const input = body === undefined ? {} : body;
-  const parsed = createEnquiryBodySchema.safeParse(input);
+  const parsed = safeParseInput(createEnquiryBodySchema, input);
   if (parsed.success) return parsed.data;
   const generic = validationError(parsed.error.issues, input);
   if (generic.code === "unknown_field") throw generic;

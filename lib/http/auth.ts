@@ -24,10 +24,38 @@ function rejected(code: ErrorCode, description: string): ApiError {
   });
 }
 
+const TOKEN_ENDPOINT = "POST /partner/v1/oauth/token";
+
+/**
+ * A credential of ours that is not an access token, sent where one belongs (as the bearer token or as the
+ * whole header): the answer says what to send instead. Checked by prefix alone, before any verification.
+ */
+function misplacedCredential(header: string): ApiError | null {
+  const credential = header.trim().replace(/^Bearer\s+/i, "");
+  if (/^sk_(sandbox|live)_/.test(credential)) {
+    return rejected(
+      "unauthenticated",
+      `A secret key cannot call the API directly: exchange it for an access token at ${TOKEN_ENDPOINT} (grant_type=client_credentials, your client_id and this key as client_secret), then send Authorization: Bearer <access_token>.`,
+    );
+  }
+  if (/^pk_(sandbox|live)_/.test(credential)) {
+    return rejected(
+      "unauthenticated",
+      `A publishable key cannot call the partner API: it only starts the hosted apply widget in a browser. Get an access token at ${TOKEN_ENDPOINT} with your client_id and a secret key (sk_...), then send Authorization: Bearer <access_token>.`,
+    );
+  }
+  if (credential.startsWith("whsec_")) {
+    return rejected("unauthenticated", `A webhook signing secret only verifies deliveries; it cannot call the API. Get an access token at ${TOKEN_ENDPOINT} with your client_id and a secret key (sk_...).`);
+  }
+  return null;
+}
+
 export async function authenticateBearer(request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");
+  const misplaced = header ? misplacedCredential(header) : null;
+  if (misplaced) throw misplaced;
   const match = header ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim()) : null;
-  if (!match) throw rejected("unauthenticated", "Send an access token: Authorization: Bearer <token>.");
+  if (!match) throw rejected("unauthenticated", `Send an access token: Authorization: Bearer <access_token>, from ${TOKEN_ENDPOINT}.`);
   let claims;
   try {
     claims = await verifyAccessToken(match[1]!);

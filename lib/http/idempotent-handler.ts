@@ -12,7 +12,7 @@ import {
   requestFingerprint,
 } from "../idempotency/idempotency";
 import type { Tenant } from "../tenant";
-import { errorOutcome, toResponse, type Reply, type RequestContext } from "./request-context";
+import { errorOutcome, noteErrorForLog, toResponse, type Reply, type RequestContext } from "./request-context";
 
 interface IdempotentInput {
   request: Request;
@@ -63,8 +63,11 @@ export async function runIdempotently(handler: Handler, input: IdempotentInput, 
     // Only a success carried the secrets; a replayed error never had them.
     if (claim.status < 400 && options.secretFields.length > 0) headers["Idempotent-Withheld-Fields"] = options.secretFields.join(", ");
     // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
-    const correlationId = (claim.body as { error?: { correlation_id?: unknown } } | null)?.error?.correlation_id;
-    if (typeof correlationId === "string") headers["X-Service-Correlation-Id"] = correlationId;
+    const replayedError = (claim.body as { error?: { correlation_id?: unknown; code?: unknown } } | null)?.error;
+    if (typeof replayedError?.correlation_id === "string") {
+      headers["X-Service-Correlation-Id"] = replayedError.correlation_id;
+      noteErrorForLog(context, replayedError.correlation_id, String(replayedError.code));
+    }
     return Response.json(claim.body, { status: claim.status, headers });
   }
   try {

@@ -2,6 +2,7 @@
 // cursor is just an id: pages are stable while new objects arrive, and data is always newest first.
 import { z } from "zod";
 import { requestString } from "./request-string";
+import { fieldLabel } from "./validation";
 import { isIdOf, type IdKind } from "../ids";
 import { ApiError } from "../errors";
 import { RenderedJson } from "./rendered-json";
@@ -10,7 +11,7 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
 const wholeNumber = requestString()
-  .refine((value) => /^\d{1,6}$/.test(value), { message: "Expected a whole number.", params: { reason: "invalid_type" } })
+  .refine((value) => /^\d{1,6}$/.test(value), { error: (issue) => `${fieldLabel(issue.path)} must be a whole number.`, params: { reason: "invalid_type" } })
   .transform(Number);
 
 function paginationFields(defaultLimit: number) {

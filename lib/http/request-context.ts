@@ -79,11 +79,21 @@ export interface ErrorOutcome {
   retryable: boolean;
 }
 
+/**
+ * The request's log line carries the correlation id and code the client was given, so the id an integrator
+ * quotes to support finds the line (and, for a fault, the line with its cause, which carries the same id).
+ */
+export function noteErrorForLog(context: RequestContext, correlationId: string, code: string): void {
+  context.logFields.correlation_id = correlationId;
+  context.logFields.error_code = code;
+}
+
 /** The response for anything thrown, in the endpoint's error shape (lib/errors.ts renders each). */
 export function errorOutcome(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): ErrorOutcome {
   const correlationId = newId("correlation");
   const error = asApiError(thrown, context, correlationId);
-  const { status, body, headers } = renderError(error, { format, ring: context.ring, correlationId });
+  const { code, status, body, headers } = renderError(error, { format, ring: context.ring, correlationId });
+  noteErrorForLog(context, correlationId, code);
   return { response: Response.json(body, { status, headers }), body, retryable: error.retryable };
 }
 

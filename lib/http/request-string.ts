@@ -10,6 +10,7 @@
 // - an unpaired UTF-16 surrogate (JSON `"\ud800"`): it has no UTF-8 form, so text would silently store U+FFFD
 //   instead of what was sent (metadata is stored verbatim, spec 2.1) and jsonb refuses its escape.
 import { z } from "zod";
+import { fieldLabel } from "./validation";
 
 function isStorableText(value: string): boolean {
   return !value.includes("\u0000") && value.isWellFormed();
@@ -17,7 +18,7 @@ function isStorableText(value: string): boolean {
 
 export function requestString() {
   return z.string().refine(isStorableText, {
-    message: "Must not contain NUL (U+0000) or unpaired surrogate characters.",
+    error: (issue) => `${fieldLabel(issue.path)} must not contain NUL (U+0000) or unpaired surrogate characters.`,
     params: { reason: "invalid_characters" },
     // Checks after this one (lengths, formats) would only describe the same bad value again.
     abort: true,

@@ -2,6 +2,7 @@
 // all from the one configuration, so they always reconcile.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { fieldLabel } from "../http/validation";
 import { ApiError, type ErrorDetail } from "../errors";
 import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
@@ -9,10 +10,15 @@ import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, qu
 import type { PricingConfig } from "./schemas";
 
 const wholeNumber = requestString()
-  .refine((value) => /^-?\d+(\.\d+)?$/.test(value), { message: "Expected a number.", params: { reason: "invalid_type" }, abort: true })
-  .refine((value) => /^-?\d+$/.test(value), { message: "Expected a whole number.", params: { reason: "not_integer" }, abort: true })
-  .refine((value) => value.length <= 9, { message: "Too many digits.", params: { reason: "too_large" } })
+  .refine((value) => /^-?\d+(\.\d+)?$/.test(value), { error: (issue) => `${fieldLabel(issue.path)} must be a number.`, params: { reason: "invalid_type" }, abort: true })
+  .refine((value) => /^-?\d+$/.test(value), { error: (issue) => `${fieldLabel(issue.path)} must be a whole number.`, params: { reason: "not_integer" }, abort: true })
+  .refine((value) => value.length <= 9, { error: (issue) => `${fieldLabel(issue.path)} must have at most 9 digits.`, params: { reason: "too_large" } })
   .transform(Number);
+
+// The public ring's Business Loan is the spec's small short loan (£50 to £500 over 14 to 84 days, spec 4.8);
+// partner applications are another scale (£1,000 to £250,000 over 3 to 60 months, lib/applications/schemas.ts).
+const BUSINESS_LOAN_QUOTE = "a Business Loan quote";
+const FLEX_QUOTE = "a Flex quote";
 
 export const oneTimeQuoteQuerySchema = z.strictObject({
   amount: wholeNumber,
@@ -26,10 +32,24 @@ export const flexQuoteQuerySchema = z.strictObject({
   months: wholeNumber.optional(),
 });
 
-function rangeProblem(field: string, value: number, min: number, max: number, unit: string): ErrorDetail | null {
-  if (value < min) return { field, reason: "too_small", message: `${field} must be at least ${min} ${unit}.` };
-  if (value > max) return { field, reason: "too_large", message: `${field} must be at most ${max} ${unit}.` };
-  return null;
+const poundsFormat = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
+
+interface Range {
+  min: number;
+  max: number;
+  unit: "pounds" | "days" | "months";
+  /** What the range belongs to, so a caller who mixed up the public quotes and partner applications sees which one answered. */
+  of: string;
+  /** Why the bound is what it is, when it is not the product's ("at most the limit"). */
+  note?: string;
+}
+
+/** The out-of-range item for `value`, naming the whole range in the field's unit (and in pounds, for money). */
+function rangeProblem(field: string, value: number, range: Range): ErrorDetail | null {
+  if (value >= range.min && value <= range.max) return null;
+  const inPounds = range.unit === "pounds" ? ` (${poundsFormat.format(range.min)} to ${poundsFormat.format(range.max)})` : "";
+  const message = `${field} must be between ${range.min} and ${range.max} ${range.unit}${inPounds} for ${range.of}${range.note ? `: ${range.note}` : ""}.`;
+  return { field, reason: value < range.min ? "too_small" : "too_large", message };
 }
 
 function assertInRange(problems: Array<ErrorDetail | null>): void {
@@ -119,8 +139,8 @@ export async function oneTimeQuote(query: z.output<typeof oneTimeQuoteQuerySchem
   const config = await getPricingConfig();
   const figures = config.business_loan;
   assertInRange([
-    rangeProblem("amount", query.amount, figures.amount_min_pounds, figures.amount_max_pounds, "pounds"),
-    rangeProblem("term", query.term, figures.term_min_days, figures.term_max_days, "days"),
+    rangeProblem("amount", query.amount, { min: figures.amount_min_pounds, max: figures.amount_max_pounds, unit: "pounds", of: BUSINESS_LOAN_QUOTE }),
+    rangeProblem("term", query.term, { min: figures.term_min_days, max: figures.term_max_days, unit: "days", of: BUSINESS_LOAN_QUOTE }),
   ]);
   const quote = quoteOneTime(figures, { amountPounds: query.amount, termDays: query.term, frequency: query.frequency });
   return oneTimeQuoteInPounds(quote, figures, config.version);
@@ -133,9 +153,9 @@ export async function flexQuote(query: z.output<typeof flexQuoteQuerySchema>) {
   const draw = query.draw ?? query.limit;
   const months = query.months ?? Math.min(Math.max(3, figures.repayment_months_min), figures.repayment_months_max);
   assertInRange([
-    rangeProblem("limit", query.limit, figures.limit_min_pounds, figures.limit_max_pounds, "pounds"),
-    rangeProblem("draw", draw, 1, query.limit, "pounds"),
-    rangeProblem("months", months, figures.repayment_months_min, figures.repayment_months_max, "months"),
+    rangeProblem("limit", query.limit, { min: figures.limit_min_pounds, max: figures.limit_max_pounds, unit: "pounds", of: FLEX_QUOTE }),
+    rangeProblem("draw", draw, { min: 1, max: query.limit, unit: "pounds", of: FLEX_QUOTE, note: "at most the limit" }),
+    rangeProblem("months", months, { min: figures.repayment_months_min, max: figures.repayment_months_max, unit: "months", of: FLEX_QUOTE }),
   ]);
   return flexPreviewInPounds(previewFlex(figures, { limitPounds: query.limit, drawPounds: draw, months }), figures, config.version);
 }

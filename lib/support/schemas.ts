@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { ApiError } from "../errors";
-import { validationError } from "../http/validation";
+import { safeParseInput, validationError } from "../http/validation";
 import { isIdOf } from "../ids";
 import { absoluteUrl, text } from "../http/response-schema";
 
@@ -42,7 +42,7 @@ export const sendSupportMessageRawBodySchema = z.unknown();
 /** The validated body, or the error for the first check it fails. An empty body is a message left out. */
 export function parseSendSupportMessageBody(body: unknown): SendSupportMessageBody {
   const input = body === undefined ? {} : body;
-  const parsed = sendSupportMessageBodySchema.safeParse(input);
+  const parsed = safeParseInput(sendSupportMessageBodySchema, input);
   if (parsed.success) return parsed.data;
   const generic = validationError(parsed.error.issues, input);
   if (generic.code === "unknown_field") throw generic;

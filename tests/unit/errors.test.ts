@@ -53,6 +53,7 @@ describe("rendering", () => {
 describe("the OAuth shape (RFC 6749 §5.2)", () => {
   it("answers an OAuth code as itself, uncached, with the catalogue's status", () => {
     expect(renderOAuthError(new ApiError("invalid_scope", { message: "Scope not granted: x." }), "cor_x")).toEqual({
+      code: "invalid_scope",
       status: 400,
       body: { error: "invalid_scope", error_description: "Scope not granted: x." },
       headers: { "Cache-Control": "no-store", Pragma: "no-cache", "X-Service-Correlation-Id": "cor_x" },
@@ -74,7 +75,9 @@ describe("the OAuth shape (RFC 6749 §5.2)", () => {
 
   it("turns a validation failure into invalid_request naming the first field", () => {
     const error = new ApiError("validation_failed", { message: "grant_type must be a string.", detail: [{ field: "grant_type", reason: "invalid_type" }] });
-    expect(renderOAuthError(error, "cor_x").body).toEqual({ error: "invalid_request", error_description: "grant_type must be a string. (grant_type)" });
+    expect(renderOAuthError(error, "cor_x").body).toEqual({ error: "invalid_request", error_description: "grant_type must be a string." });
+    const unnamed = new ApiError("validation_failed", { message: "Not acceptable.", detail: [{ field: "scope", reason: "invalid" }] });
+    expect(renderOAuthError(unnamed, "cor_x").body).toEqual({ error: "invalid_request", error_description: "Not acceptable. (scope)" });
   });
 
   it("turns faults into server_error and unavailability into temporarily_unavailable", () => {
@@ -87,6 +90,7 @@ describe("the OAuth shape (RFC 6749 §5.2)", () => {
 describe("the site shape (spec 7.4)", () => {
   it("is {ok: false, error} with the message and the catalogue's status", () => {
     expect(renderSiteError(new ApiError("rate_limited", { retryAfterMs: 2_000 }), "cor_x")).toEqual({
+      code: "rate_limited",
       status: 429,
       body: { ok: false, error: "Too many requests; retry after the indicated delay." },
       headers: { "Retry-After": "2", "X-Service-Correlation-Id": "cor_x" },

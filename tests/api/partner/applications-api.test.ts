@@ -422,7 +422,7 @@ describe("creating an application: body shape", () => {
 
   it("rejects an empty body as validation_failed", async () => {
     const body = await expectApiError(await send(partner.token, "POST", "/applications", { raw: "" }), 422, "validation_failed");
-    expect(body.error.detail?.map((item) => item.reason)).toEqual(["invalid_type"]);
+    expect(body.error.detail).toEqual([{ reason: "required", message: "The request body is empty: send a JSON object." }]);
   });
 
   it("rejects an array body as validation_failed", async () => {

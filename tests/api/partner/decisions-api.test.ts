@@ -277,7 +277,7 @@ describe("POST /decisions/{id}/refresh", () => {
     const { decision } = await decidedApplication("12345678");
 
     const body = await expectApiError(await call("POST", `/decisions/${decision.id}/refresh`, { force: true }), 400, "unknown_field");
-    expect(body.error.detail).toEqual([{ field: "force", reason: "unknown_field", message: "Unknown field `force`." }]);
+    expect(body.error.detail).toEqual([{ field: "force", reason: "unknown_field", message: "Unknown field `force`: no fields are accepted here." }]);
 
     const refreshed = await expectJson(await call("POST", `/decisions/${decision.id}/refresh`, {}), 200);
     expect(refreshed).toMatchObject({ id: decision.id, version: 2, outcome: "approved" });
@@ -332,7 +332,7 @@ describe("POST /test_helpers/applications/{id}/submit", () => {
   it("answers 400 unknown_field to a field it does not accept", async () => {
     const created = await createApplication("12345678");
     const body = await expectApiError(await call("POST", `/test_helpers/applications/${created.id}/submit`, { turnover: 5_000_000 }), 400, "unknown_field");
-    expect(body.error.detail).toEqual([{ field: "turnover", reason: "unknown_field", message: "Unknown field `turnover`." }]);
+    expect(body.error.detail).toEqual([{ field: "turnover", reason: "unknown_field", message: "Unknown field `turnover`: the only field accepted here is declared_annual_turnover_pence." }]);
     expect((await expectJson(await call("GET", `/applications/${created.id}`), 200)).status).toBe("created");
   });
 });

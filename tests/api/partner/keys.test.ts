@@ -167,7 +167,7 @@ describe("creating keys", () => {
   it.each([
     ["a missing type", 422, "validation_failed", {}, [{ field: "type", reason: "required", message: "type is required." }]],
     ["an unknown type", 422, "validation_failed", { type: "admin" }, [expect.objectContaining({ field: "type", reason: "invalid_value" })]],
-    ["an unknown field", 400, "unknown_field", { type: "secret", colour: "red" }, [{ field: "colour", reason: "unknown_field", message: "Unknown field `colour`." }]],
+    ["an unknown field", 400, "unknown_field", { type: "secret", colour: "red" }, [{ field: "colour", reason: "unknown_field", message: "Unknown field `colour`: the fields accepted here are type and environment." }]],
   ])("answers %s with %i %s", async (_name, status, code, body, detail) => {
     const { token } = await freshProject();
     const error = await expectApiError(await call(token, "POST", "/keys", body), status, code);

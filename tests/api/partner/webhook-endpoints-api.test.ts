@@ -234,7 +234,7 @@ describe("POST /webhook_endpoints", () => {
     const { project, token } = await freshProject();
     const response = await call(token, "POST", "/webhook_endpoints", { url: PUBLIC_URL, enabled_events: ["*"], secret: "whsec_chosen_by_caller" });
     const body = await expectApiError(response, 400, "unknown_field");
-    expect(body.error.detail).toEqual([{ field: "secret", reason: "unknown_field", message: "Unknown field `secret`." }]);
+    expect(body.error.detail).toEqual([{ field: "secret", reason: "unknown_field", message: "Unknown field `secret`: the fields accepted here are url, enabled_events, description, api_version and metadata." }]);
     expect(await endpointCount(project.project_id)).toBe(0);
   });
 

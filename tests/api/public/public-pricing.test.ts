@@ -205,28 +205,28 @@ describe("GET /quote/onetime", () => {
   });
 
   it.each<[string, string, Array<{ field: string; reason: string; message: string }>]>([
-    ["an amount below 50 pounds", "amount=49&term=28", [{ field: "amount", reason: "too_small", message: "amount must be at least 50 pounds." }]],
-    ["an amount above 500 pounds", "amount=501&term=28", [{ field: "amount", reason: "too_large", message: "amount must be at most 500 pounds." }]],
-    ["a negative amount", "amount=-50&term=28", [{ field: "amount", reason: "too_small", message: "amount must be at least 50 pounds." }]],
-    ["an amount that is not a number", "amount=abc&term=28", [{ field: "amount", reason: "invalid_type", message: "Expected a number." }]],
-    ["an empty amount", "amount=&term=28", [{ field: "amount", reason: "invalid_type", message: "Expected a number." }]],
-    ["an amount in pence", "amount=50.5&term=28", [{ field: "amount", reason: "not_integer", message: "Expected a whole number." }]],
-    ["an amount of ten digits", "amount=1234567890&term=28", [{ field: "amount", reason: "too_large", message: "Too many digits." }]],
-    ["a term below 14 days", "amount=100&term=13", [{ field: "term", reason: "too_small", message: "term must be at least 14 days." }]],
-    ["a term above 84 days", "amount=100&term=85", [{ field: "term", reason: "too_large", message: "term must be at most 84 days." }]],
+    ["an amount below 50 pounds", "amount=49&term=28", [{ field: "amount", reason: "too_small", message: "amount must be between 50 and 500 pounds (£50 to £500) for a Business Loan quote." }]],
+    ["an amount above 500 pounds", "amount=501&term=28", [{ field: "amount", reason: "too_large", message: "amount must be between 50 and 500 pounds (£50 to £500) for a Business Loan quote." }]],
+    ["a negative amount", "amount=-50&term=28", [{ field: "amount", reason: "too_small", message: "amount must be between 50 and 500 pounds (£50 to £500) for a Business Loan quote." }]],
+    ["an amount that is not a number", "amount=abc&term=28", [{ field: "amount", reason: "invalid_type", message: "amount must be a number." }]],
+    ["an empty amount", "amount=&term=28", [{ field: "amount", reason: "invalid_type", message: "amount must be a number." }]],
+    ["an amount in pence", "amount=50.5&term=28", [{ field: "amount", reason: "not_integer", message: "amount must be a whole number." }]],
+    ["an amount of ten digits", "amount=1234567890&term=28", [{ field: "amount", reason: "too_large", message: "amount must have at most 9 digits." }]],
+    ["a term below 14 days", "amount=100&term=13", [{ field: "term", reason: "too_small", message: "term must be between 14 and 84 days for a Business Loan quote." }]],
+    ["a term above 84 days", "amount=100&term=85", [{ field: "term", reason: "too_large", message: "term must be between 14 and 84 days for a Business Loan quote." }]],
     ["a missing amount", "term=28", [{ field: "amount", reason: "required", message: "amount is required." }]],
     ["a missing term", "amount=100", [{ field: "term", reason: "required", message: "term is required." }]],
     [
       "an unknown frequency",
       "amount=100&term=28&frequency=daily",
-      [{ field: "frequency", reason: "invalid_value", message: 'Invalid option: expected one of "weekly"|"fortnightly"|"monthly"' }],
+      [{ field: "frequency", reason: "invalid_value", message: "frequency must be one of weekly, fortnightly or monthly." }],
     ],
     [
       "both an amount and a term out of range",
       "amount=49&term=85",
       [
-        { field: "amount", reason: "too_small", message: "amount must be at least 50 pounds." },
-        { field: "term", reason: "too_large", message: "term must be at most 84 days." },
+        { field: "amount", reason: "too_small", message: "amount must be between 50 and 500 pounds (£50 to £500) for a Business Loan quote." },
+        { field: "term", reason: "too_large", message: "term must be between 14 and 84 days for a Business Loan quote." },
       ],
     ],
     ["a repeated amount", "amount=100&amount=200&term=28", [{ field: "amount", reason: "repeated", message: "amount may appear only once." }]],
@@ -241,7 +241,7 @@ describe("GET /quote/onetime", () => {
   it("answers an unknown parameter with 400 unknown_field", async () => {
     const response = await get("/quote/onetime?amount=100&term=28&apr=0");
     const body = await expectApiError(response, 400, "unknown_field");
-    expect(body.error.detail).toEqual([{ field: "apr", reason: "unknown_field", message: "Unknown field `apr`." }]);
+    expect(body.error.detail).toEqual([{ field: "apr", reason: "unknown_field", message: "Unknown field `apr`: the fields accepted here are amount, term and frequency." }]);
   });
 });
 
@@ -278,14 +278,14 @@ describe("GET /quote/flex", () => {
   });
 
   it.each<[string, string, Array<{ field: string; reason: string; message: string }>]>([
-    ["a limit below 500 pounds", "limit=499", [{ field: "limit", reason: "too_small", message: "limit must be at least 500 pounds." }]],
-    ["a limit above 10,000 pounds", "limit=10001", [{ field: "limit", reason: "too_large", message: "limit must be at most 10000 pounds." }]],
-    ["a draw above the limit", "limit=1000&draw=1001", [{ field: "draw", reason: "too_large", message: "draw must be at most 1000 pounds." }]],
-    ["a draw of nothing", "limit=1000&draw=0", [{ field: "draw", reason: "too_small", message: "draw must be at least 1 pounds." }]],
-    ["no months", "limit=1000&months=0", [{ field: "months", reason: "too_small", message: "months must be at least 1 months." }]],
-    ["more than 12 months", "limit=1000&months=13", [{ field: "months", reason: "too_large", message: "months must be at most 12 months." }]],
+    ["a limit below 500 pounds", "limit=499", [{ field: "limit", reason: "too_small", message: "limit must be between 500 and 10000 pounds (£500 to £10,000) for a Flex quote." }]],
+    ["a limit above 10,000 pounds", "limit=10001", [{ field: "limit", reason: "too_large", message: "limit must be between 500 and 10000 pounds (£500 to £10,000) for a Flex quote." }]],
+    ["a draw above the limit", "limit=1000&draw=1001", [{ field: "draw", reason: "too_large", message: "draw must be between 1 and 1000 pounds (£1 to £1,000) for a Flex quote: at most the limit." }]],
+    ["a draw of nothing", "limit=1000&draw=0", [{ field: "draw", reason: "too_small", message: "draw must be between 1 and 1000 pounds (£1 to £1,000) for a Flex quote: at most the limit." }]],
+    ["no months", "limit=1000&months=0", [{ field: "months", reason: "too_small", message: "months must be between 1 and 12 months for a Flex quote." }]],
+    ["more than 12 months", "limit=1000&months=13", [{ field: "months", reason: "too_large", message: "months must be between 1 and 12 months for a Flex quote." }]],
     ["a missing limit", "draw=100", [{ field: "limit", reason: "required", message: "limit is required." }]],
-    ["a draw in pence", "limit=1000&draw=99.99", [{ field: "draw", reason: "not_integer", message: "Expected a whole number." }]],
+    ["a draw in pence", "limit=1000&draw=99.99", [{ field: "draw", reason: "not_integer", message: "draw must be a whole number." }]],
   ])("answers %s with 422 validation_failed and its detail", async (_name, query, detail) => {
     const body = await expectApiError(await get(`/quote/flex?${query}`), 422, "validation_failed");
     expect(body.error.detail).toEqual(detail);

@@ -136,7 +136,7 @@ describe("the message body", () => {
 
   it("refuses a message with a NUL character with 422 validation_failed on message (invalid_characters)", async () => {
     const body = await expectApiError(await chat({ message: "What is Flex?\u0000" }), 422, "validation_failed");
-    expect(body.error.detail).toEqual([{ field: "message", reason: "invalid_characters", message: "Must not contain NUL (U+0000) or unpaired surrogate characters." }]);
+    expect(body.error.detail).toEqual([{ field: "message", reason: "invalid_characters", message: "message must not contain NUL (U+0000) or unpaired surrogate characters." }]);
   });
 
   it("refuses a malformed session id with 422 validation_failed on session_id (invalid_format)", async () => {
@@ -146,7 +146,7 @@ describe("the message body", () => {
 
   it("refuses an unknown field with 400 unknown_field", async () => {
     const body = await expectApiError(await chat({ message: "Hello", name: "Ada" }), 400, "unknown_field");
-    expect(body.error.detail).toEqual([{ field: "name", reason: "unknown_field", message: "Unknown field `name`." }]);
+    expect(body.error.detail).toEqual([{ field: "name", reason: "unknown_field", message: "Unknown field `name`: the fields accepted here are message and session_id." }]);
   });
 
   it("refuses a body over 8 KiB with 422 request_body_too_large", async () => {

@@ -32,7 +32,7 @@ describe("requestString", () => {
     ["surrogates in the wrong order", "\ude00\ud83d"],
   ])("refuses %s as invalid_characters, and reports nothing else about the value", (_, value) => {
     expect(detailFor(`${value}, and longer than five`)).toEqual([
-      { field: "note", reason: "invalid_characters", message: "Must not contain NUL (U+0000) or unpaired surrogate characters." },
+      { field: "note", reason: "invalid_characters", message: "note must not contain NUL (U+0000) or unpaired surrogate characters." },
     ]);
   });
 

@@ -1,0 +1,105 @@
+// The README's "From zero to a funded sandbox application", run as written: its fenced blocks are read from
+// README.md (so the two cannot drift) and run in bash against the app on a real port, twice in a row, as a
+// reader who comes back to it would. Only the credential placeholders are filled in.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProjectCredentials } from "@/lib/projects/create-project";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { bearer, createTestProject, mintToken } from "../../helpers/partner";
+
+const README = path.resolve(import.meta.dirname, "..", "..", "..", "README.md");
+const SECTION = "## From zero to a funded sandbox application";
+
+/** The fenced code blocks of the README's walk section, in order. */
+function walkBlocks(): string[] {
+  const text = readFileSync(README, "utf8");
+  const start = text.indexOf(SECTION);
+  expect(start).toBeGreaterThanOrEqual(0);
+  // The section ends at the next heading of any level (`## `, `### `); the walk's comments are single `#`.
+  const rest = text.slice(start + SECTION.length);
+  const end = rest.search(/^#{2,6} /m);
+  const section = end === -1 ? rest : rest.slice(0, end);
+  return [...section.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The walk in bash under `set -e`, as the README suggests, with the exported credentials filled in. */
+function runWalk(baseUrl: string, credentials: { clientId: string; secret: string }): Promise<Run> {
+  const [exports, walk] = walkBlocks();
+  expect(exports).toContain("svc_client_…");
+  expect(exports).toContain("sk_sandbox_…");
+  const script = [
+    "set -e",
+    exports!.replace("svc_client_…", credentials.clientId).replace("sk_sandbox_…", credentials.secret),
+    walk!,
+    'printf "walked APP=%s DEC=%s\\n" "$APP" "$DEC"',
+  ].join("\n");
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { env: { ...process.env, PARTNER_API_URL: baseUrl } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+let server: AppServer;
+let project: ProjectCredentials;
+
+beforeAll(async () => {
+  server = await startAppServer();
+  project = await createTestProject();
+});
+afterAll(() => server.close());
+
+/** What one successful run printed: the ids it walked and each step's output line. */
+function stepsOf(run: Run) {
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+  const lines = run.stdout.split("\n");
+  expect(run.stdout.endsWith("\n")).toBe(true);
+  const walked = /^walked APP=(app_\w+) DEC=(dec_\w+)$/.exec(lines.at(-2)!);
+  expect(walked).not.toBeNull();
+  return { app: walked![1]!, decision: walked![2]!, lines: lines.slice(0, -2) };
+}
+
+describe("the README's walk to a funded application", () => {
+  it("has the credentials block and the walk", () => {
+    expect(walkBlocks()).toHaveLength(2);
+  });
+
+  it("funds a new application on each of two runs in a row", async () => {
+    const credentials = { clientId: project.client_id, secret: project.sandbox.secret_key };
+    const first = stepsOf(await runWalk(server.url, credentials));
+    const second = stepsOf(await runWalk(server.url, credentials));
+    expect(second.app).not.toBe(first.app);
+    expect(second.decision).not.toBe(first.decision);
+
+    const token = await mintToken(server.url, project);
+    for (const run of [first, second]) {
+      expect(run.lines).toHaveLength(3);
+      expect(run.lines[0]).toBe("submitted");
+      expect(JSON.parse(run.lines[1]!)).toMatchObject({ object: "decision", id: run.decision, application_id: run.app, outcome: "approved" });
+      expect(run.lines[2]).toBe("funded");
+      const application = await (await fetch(`${server.url}/partner/v1/applications/${run.app}`, bearer(token))).json();
+      expect(application).toMatchObject({ id: run.app, status: "funded", decision: run.decision, reference: "order-42" });
+    }
+  });
+
+  it("stops at the first refused call with its error body, carrying nothing forward", async () => {
+    const run = await runWalk(server.url, { clientId: project.client_id, secret: "sk_sandbox_not-the-secret" });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe("");
+    const [heading, body] = run.stderr.trimEnd().split("\n");
+    expect(heading).toBe("POST /oauth/token: HTTP 401");
+    expect(JSON.parse(body!)).toMatchObject({ error: "invalid_client" });
+    expect(run.stderr).not.toContain("undefined");
+  });
+});
