@@ -412,7 +412,7 @@ describe("bad input", () => {
   it.each([
     ["an empty first name", { first_name: "   " }, "people.0.first_name", "too_small", "first_name must not be empty."],
     ["a last name over 100 characters", { last_name: "x".repeat(101) }, "people.0.last_name", "too_large", "last_name is at most 100 characters."],
-    ["a name with a NUL", { first_name: "A\u0000da" }, "people.0.first_name", "invalid_characters", "Must not contain NUL (U+0000) or unpaired surrogate characters."],
+    ["a name with a NUL", { first_name: "A\u0000da" }, "people.0.first_name", "invalid_characters", "people.0.first_name must not contain NUL (U+0000) or unpaired surrogate characters."],
     ["a number for a name", { last_name: 7 }, "people.0.last_name", "invalid_type", undefined],
     ["a date of birth that is not a string", { date_of_birth: 19800423 }, "people.0.date_of_birth", "invalid_type", undefined],
   ])("refuses %s", async (_what, change, field, reason, message) => {
