@@ -39,7 +39,7 @@ function runWalk(baseUrl: string, credentials: { clientId: string; secret: strin
     "set -e",
     exports!.replace("svc_client_…", credentials.clientId).replace("sk_sandbox_…", credentials.secret),
     walk!,
-    'printf "walked APP=%s DEC=%s\\n" "$APP" "$DEC"',
+    'printf "walked APP=%s DEC=%s ACC=%s\\n" "$APP" "$DEC" "$ACC"',
   ].join("\n");
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", script], { env: { ...process.env, PARTNER_API_URL: baseUrl } });
@@ -65,9 +65,9 @@ function stepsOf(run: Run) {
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   const lines = run.stdout.split("\n");
   expect(run.stdout.endsWith("\n")).toBe(true);
-  const walked = /^walked APP=(app_\w+) DEC=(dec_\w+)$/.exec(lines.at(-2)!);
+  const walked = /^walked APP=(app_\w+) DEC=(dec_\w+) ACC=(acc_\w+)$/.exec(lines.at(-2)!);
   expect(walked).not.toBeNull();
-  return { app: walked![1]!, decision: walked![2]!, lines: lines.slice(0, -2) };
+  return { app: walked![1]!, decision: walked![2]!, account: walked![3]!, lines: lines.slice(0, -2) };
 }
 
 describe("the README's walk to a funded application", () => {
@@ -84,12 +84,17 @@ describe("the README's walk to a funded application", () => {
 
     const token = await mintToken(server.url, project);
     for (const run of [first, second]) {
-      expect(run.lines).toHaveLength(3);
+      expect(run.lines).toHaveLength(4);
       expect(run.lines[0]).toBe("submitted");
       expect(JSON.parse(run.lines[1]!)).toMatchObject({ object: "decision", id: run.decision, application_id: run.app, outcome: "approved" });
-      expect(run.lines[2]).toBe("funded");
+      const account = JSON.parse(run.lines[2]!);
+      expect(account).toMatchObject({ id: run.account, object: "account", status: "performing", application_id: run.app, principal_pence: 5_000_000, term_months: 24 });
+      expect(account.balance).toEqual({ principal_outstanding_pence: 5_000_000, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 5_000_000 });
+      expect(account.schedule).toHaveLength(24);
+      const ledger = JSON.parse(run.lines[3]!);
+      expect(ledger.data).toMatchObject([{ object: "transaction", type: "drawdown", amount_pence: -5_000_000 }]);
       const application = await (await fetch(`${server.url}/partner/v1/applications/${run.app}`, bearer(token))).json();
-      expect(application).toMatchObject({ id: run.app, status: "funded", decision: run.decision, reference: "order-42" });
+      expect(application).toMatchObject({ id: run.app, status: "funded", decision: run.decision, account_id: run.account, reference: "order-42" });
     }
   });
 
