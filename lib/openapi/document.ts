@@ -28,7 +28,7 @@ export const RINGS: Record<Ring, RingDescription> = {
     title: "Partner API",
     basePath: "/partner/v1",
     description:
-      "Applications, decisions, keys, webhook endpoints and events for partners. Authenticate with an access token from " +
+      "Applications, decisions, accounts, identity checks, keys, webhook endpoints and events for partners. Authenticate with an access token from " +
       "`POST /partner/v1/oauth/token` (client credentials: your client id and a secret key). The token's environment " +
       "(sandbox or live) chooses the data you see. Errors use the envelope `{error: {code, type, message, detail, " +
       "correlation_id, retryable}}`; quote `correlation_id` to support.",
