@@ -11,6 +11,14 @@ export const clock: Clock = {
   now: () => current.now(),
 };
 
+export const DAY_MS = 86_400_000;
+
+/** The one clock moved `offsetMs` ahead: a sandbox project's test clock (lib/tenant-clock.ts). */
+export function offsetClock(offsetMs: number): Clock {
+  if (offsetMs === 0) return clock;
+  return { now: () => new Date(current.now().getTime() + offsetMs) };
+}
+
 /** Test control: pins the clock at `start` until advanced or restored. */
 export function freezeClock(start: Date | string = new Date()): { advance(ms: number): Date; set(at: Date | string): void } {
   let instant = new Date(start).getTime();

@@ -4,7 +4,18 @@
 import { Prisma } from "./generated/prisma/client";
 
 /** The tables whose rows are locked; a fixed list, so the name written into the statement is never input. */
-export type LockableTable = "applications" | "projects" | "api_keys" | "webhook_endpoints" | "webhook_deliveries" | "accounts" | "payments";
+export type LockableTable =
+  | "applications"
+  | "projects"
+  | "api_keys"
+  | "webhook_endpoints"
+  | "webhook_deliveries"
+  | "accounts"
+  | "payments"
+  | "sandbox_clocks";
+
+/** Each table's key is `id`, but for a sandbox clock, which is its project's. */
+const KEY_COLUMNS: Partial<Record<LockableTable, string>> = { sandbox_clocks: "project_id" };
 
 export interface LockOptions {
   /** Pass over a row another transaction holds instead of waiting for it: `false` is returned. */
@@ -13,6 +24,7 @@ export interface LockOptions {
 
 /** Locks the row `id` of `table` in `transaction`; false when there is no such row (or it is held, with `skipLocked`). */
 export async function lockRow(transaction: Prisma.TransactionClient, table: LockableTable, id: string, options: LockOptions = {}): Promise<boolean> {
-  const rows = await transaction.$queryRaw<{ id: string }[]>`SELECT id FROM ${Prisma.raw(table)} WHERE id = ${id} FOR UPDATE ${Prisma.raw(options.skipLocked ? "SKIP LOCKED" : "")}`;
+  const key = Prisma.raw(KEY_COLUMNS[table] ?? "id");
+  const rows = await transaction.$queryRaw<{ id: string }[]>`SELECT ${key} AS id FROM ${Prisma.raw(table)} WHERE ${key} = ${id} FOR UPDATE ${Prisma.raw(options.skipLocked ? "SKIP LOCKED" : "")}`;
   return rows.length === 1;
 }

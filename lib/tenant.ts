@@ -6,6 +6,11 @@ import type { KeyEnvironment } from "./keys/secrets";
 export interface Tenant {
   projectId: string;
   environment: KeyEnvironment;
+  /**
+   * The sandbox test clock's offset as the request's admission read it with the project's state, so services
+   * stamping this tenant's objects need no second read (lib/tenant-clock.ts). Absent: looked up when needed.
+   */
+  sandboxClockOffsetDays?: number;
 }
 
 /** A sandbox caller touching a live object, or the reverse, is refused; it is never silently downgraded. */

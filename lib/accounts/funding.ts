@@ -5,7 +5,6 @@
 // Events, in order: offer.accepted, application.funded, account.activated, then for a term loan
 // payment.created and (in the sandbox, where it settles at once) payment.settled.
 import type { Account, Application, Decision, Prisma } from "../generated/prisma/client";
-import { clock } from "../clock";
 import { db } from "../db";
 import { ApiError } from "../errors";
 import { recordEvents } from "../events/events";
@@ -16,6 +15,7 @@ import { serializeApplication } from "../applications/serialize";
 import { offerEventObject } from "../decisions/serialize";
 import { createPayment } from "../payments/state-machine";
 import { disbursementOutcome } from "../payments/rails";
+import { tenantNow } from "../tenant-clock";
 import { utcDate } from "./calendar";
 import { periodEnd } from "./interest";
 import { renderAccount, settleAccountPayment } from "./ledger";
@@ -80,7 +80,7 @@ export async function fundApplication(options: { projectId: string; applicationI
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {
       throw new ApiError("conflict", { message: "The application has no approved offer to accept." });
     }
-    const now = clock.now();
+    const now = await tenantNow(application);
     const accountId = newId("account");
     const funded = await transitionApplication(transaction, application, "fund", {
       now,

@@ -2,7 +2,6 @@
 // the caller's project and environment inside the query: another project's account, or the other
 // environment's, is 404 `not_found` like an unknown id.
 import type { z } from "zod";
-import { clock } from "../clock";
 import { db } from "../db";
 import { ApiError } from "../errors";
 import type { Account, Prisma } from "../generated/prisma/client";
@@ -11,6 +10,7 @@ import { createPayment } from "../payments/state-machine";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
 import type { Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 import { accruedTo, arrearsPence, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
 import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
@@ -32,21 +32,21 @@ async function getOwnAccountOrThrow(tenant: Tenant, id: string): Promise<Account
   return account;
 }
 
-/** Today, as servicing counts days. */
-function today(): string {
-  return utcDate(clock.now());
+/** Today on the tenant's clock, as servicing counts days. */
+async function today(tenant: Tenant): Promise<string> {
+  return utcDate(await tenantNow(tenant));
 }
 
 export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }) {
   const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
   if (!account) throw noSuchAccount(id);
-  return serializeAccount(account, account.instalments, today());
+  return serializeAccount(account, account.instalments, await today(tenant));
 }
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
   const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
   if (!account) throw noSuchAccount(id);
-  return balanceAsOf(account, account.instalments, today());
+  return balanceAsOf(account, account.instalments, await today(tenant));
 }
 
 export async function listAccounts(options: { tenant: Tenant; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
@@ -56,7 +56,7 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
     ...(query.status ? { status: query.status } : {}),
     ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
   };
-  const asOf = today();
+  const asOf = await today(tenant);
   return paginate({
     kind: "account",
     page: query satisfies PageRequest,
@@ -101,7 +101,7 @@ export async function drawDown({ tenant, id, input, transaction }: { tenant: Ten
       detail: [{ field: "amount_pence", reason: "exceeds_available", message: `At most ${available} pence is available to draw.` }],
     });
   }
-  const now = clock.now();
+  const now = await tenantNow(tenant);
   const asOf = utcDate(now);
   const accrued = accruedTo(locked, asOf);
   let account = await transaction.account.update({
@@ -131,7 +131,7 @@ export async function settleEarly({ projectId, id }: { projectId: string; id: st
   return db().$transaction(async (transaction) => {
     const account = await lockAccount(transaction, id);
     if (!account || account.projectId !== projectId) throw noSuchAccount(id);
-    const now = clock.now();
+    const now = await tenantNow(account);
     const asOf = utcDate(now);
     const payoff = balanceAsOf(account, await instalmentsOf(transaction, id), asOf).payoff_pence;
     if (payoff === 0 || account.status === "settled" || account.status === "closed") {
@@ -188,7 +188,7 @@ async function moveAccount(
   return db().$transaction(async (transaction) => {
     const account = await lockAccount(transaction, id);
     if (!account || account.projectId !== projectId) throw noSuchAccount(id);
-    const now = clock.now();
+    const now = await tenantNow(account);
     return move(transaction, account, now, utcDate(now));
   });
 }

@@ -1,16 +1,18 @@
 // Daily servicing (docs/accounts.md, "Collections"): on each due date a direct-debit collection is taken for
 // the instalment falling due plus any arrears. A pure function of the account, its instalments and the date
 // plans it (lib/accounts/allocation.ts `planCollection`); this module carries the plan out, one account per
-// transaction, so the scheduler (lib/jobs/operations.ts) on real time and a test clock drive the same code.
-// An account several due dates behind (a scheduler that was down, a test clock moved on) has each due date
-// collected in turn, each as of its own day.
-import type { Account, Prisma } from "../generated/prisma/client";
+// transaction, so the scheduler (lib/jobs/operations.ts) and a sandbox test clock's advance (lib/sandbox-clock)
+// drive the same code. "Today" is the account's project's (lib/tenant-clock.ts): a sandbox project whose test
+// clock was advanced collects on its own days. An account several due dates behind (a scheduler that was down,
+// a test clock moved on) has each due date collected in turn, each as of its own day.
+import { Prisma, type Account } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { db } from "../db";
 import { recordEvents } from "../events/events";
 import { collectionOutcome } from "../payments/rails";
 import { createPayment } from "../payments/state-machine";
 import type { Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 import { planCollection } from "./allocation";
 import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
@@ -20,29 +22,43 @@ import { lockAccount } from "./state-machine";
 
 const OPEN_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 
-function dueWhere(asOf: string, tenant?: Tenant): Prisma.AccountWhereInput {
+function tenantDueWhere(tenant: Tenant, asOf: string): Prisma.AccountWhereInput {
   return {
+    projectId: tenant.projectId,
+    environment: tenant.environment,
     status: { in: [...OPEN_STATUSES] },
     nextDueOn: { lte: asOf },
     // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
     OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
-    ...(tenant ? { projectId: tenant.projectId, environment: tenant.environment } : {}),
   };
 }
 
-/** Accounts with a due date on or before `asOf` still to collect, oldest due first. */
-export async function findAccountsDue(limit: number, options: { asOf?: string; tenant?: Tenant } = {}): Promise<string[]> {
-  const rows = await db().account.findMany({
-    where: dueWhere(options.asOf ?? utcDate(clock.now()), options.tenant),
-    select: { id: true },
-    orderBy: [{ nextDueOn: "asc" }, { id: "asc" }],
-    take: limit,
-  });
+/**
+ * Accounts with a due date still to collect, each on its project's clock: live and never-advanced sandboxes on
+ * today's date (the next_due_on index), each advanced sandbox on today plus its offset.
+ */
+function accountsDueSql(limit: number): Prisma.Sql {
+  const today = utcDate(clock.now());
+  const serviceable = Prisma.sql`account.status IN ('performing', 'in_arrears', 'forborne')
+    AND (account.disbursed_at IS NOT NULL OR account.product = 'flex_facility')`;
+  return Prisma.sql`(SELECT account.id, account.next_due_on FROM accounts account
+      WHERE account.next_due_on <= ${today} AND ${serviceable} ORDER BY account.next_due_on LIMIT ${limit})
+    UNION
+    (SELECT account.id, account.next_due_on FROM sandbox_clocks clock
+      JOIN accounts account ON account.project_id = clock.project_id AND account.environment = 'sandbox'
+      WHERE account.next_due_on <= to_char(${today}::date + clock.offset_days, 'YYYY-MM-DD') AND ${serviceable}
+      ORDER BY account.next_due_on LIMIT ${limit})`;
+}
+
+/** Accounts with a due date to collect today (on their project's clock), oldest due first. */
+export async function findAccountsDue(limit: number): Promise<string[]> {
+  const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM (${accountsDueSql(limit)}) due ORDER BY next_due_on, id LIMIT ${limit}`;
   return rows.map((row) => row.id);
 }
 
 export async function countAccountsDue(): Promise<number> {
-  return db().account.count({ where: dueWhere(utcDate(clock.now())) });
+  const [row] = await db().$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM (${accountsDueSql(2_147_483_647)}) due`;
+  return row?.count ?? 0;
 }
 
 /** Takes the collection of one due date on a locked account; returns the account as it ends and whether it collected. */
@@ -74,43 +90,64 @@ async function collectDueDate(transaction: Prisma.TransactionClient, account: Ac
 /** `collected`: at least one collection was taken; `nothing_due`: due dates passed with nothing owed, or none due. */
 export type ServicingResult = "collected" | "nothing_due" | "busy";
 
+/** Collects every due date of a locked account up to the day of `now`, each as of its own day. */
+async function collectDueDates(transaction: Prisma.TransactionClient, locked: Account, now: Date): Promise<ServicingResult> {
+  const asOf = utcDate(now);
+  let account = locked;
+  let collected = false;
+  const serviceable = (current: Account) => (current.disbursedAt !== null || current.product === "flex_facility") && (OPEN_STATUSES as readonly string[]).includes(current.status);
+  while (account.nextDueOn !== null && account.nextDueOn <= asOf && serviceable(account)) {
+    const result = await collectDueDate(transaction, account, account.nextDueOn, now);
+    account = result.account;
+    collected ||= result.collected;
+  }
+  return collected ? "collected" : "nothing_due";
+}
+
 /**
- * Collects every due date of one account up to `asOf`, in its own transaction. Idempotent: a due date is
- * collected once (the account's `next_due_on` moves past it in the same transaction), and an account another
- * worker holds is skipped as busy.
+ * Collects every due date of one account up to today on its project's clock, in its own transaction.
+ * Idempotent: a due date is collected once (the account's `next_due_on` moves past it in the same transaction),
+ * and an account another worker holds is skipped as busy.
  */
-export async function serviceAccount(id: string, options: { asOf?: string } = {}): Promise<ServicingResult> {
+export async function serviceAccount(id: string): Promise<ServicingResult> {
   return db().$transaction(async (transaction) => {
-    let account = await lockAccount(transaction, id, { skipLocked: true });
+    const account = await lockAccount(transaction, id, { skipLocked: true });
     if (!account) return "busy";
-    const asOf = options.asOf ?? utcDate(clock.now());
-    const now = clock.now();
-    let collected = false;
-    const serviceable = (current: Account) => (current.disbursedAt !== null || current.product === "flex_facility") && (OPEN_STATUSES as readonly string[]).includes(current.status);
-    while (account.nextDueOn !== null && account.nextDueOn <= asOf && serviceable(account)) {
-      const result = await collectDueDate(transaction, account, account.nextDueOn, now);
-      account = result.account;
-      collected ||= result.collected;
-    }
-    return collected ? "collected" : "nothing_due";
+    return collectDueDates(transaction, account, await tenantNow(account));
   });
 }
 
 /**
- * Everything due by `asOf` (today by default), for one tenant or all: what the scheduler runs daily and what a
- * test clock calls after moving time on. Returns how many accounts had a due date collected.
+ * Everything due today on the tenant's clock: what a test calls after moving the clock on. Returns how many
+ * accounts had a due date collected.
  */
-export async function runDueServicing(options: { tenant?: Tenant; asOf?: string; batch?: number } = {}): Promise<{ serviced: number }> {
-  const asOf = options.asOf ?? utcDate(clock.now());
+export async function runDueServicing(options: { tenant: Tenant; batch?: number }): Promise<{ serviced: number }> {
+  const asOf = utcDate(await tenantNow(options.tenant));
   let serviced = 0;
   const seen = new Set<string>();
   for (;;) {
-    const ids = (await findAccountsDue(options.batch ?? 100, { asOf, tenant: options.tenant })).filter((id) => !seen.has(id));
+    const rows = await db().account.findMany({ where: tenantDueWhere(options.tenant, asOf), select: { id: true }, orderBy: [{ nextDueOn: "asc" }, { id: "asc" }], take: options.batch ?? 100 });
+    const ids = rows.map((row) => row.id).filter((id) => !seen.has(id));
     if (ids.length === 0) return { serviced };
     // Accounts whose due dates pass with nothing owed are found again only until next_due_on moves past asOf.
     for (const id of ids) {
       seen.add(id);
-      if ((await serviceAccount(id, { asOf })) === "collected") serviced += 1;
+      if ((await serviceAccount(id)) === "collected") serviced += 1;
     }
   }
+}
+
+/**
+ * A sandbox clock's advance (lib/sandbox-clock): every collection of the tenant's accounts due by the day of
+ * `to`, in the advance's transaction, stamped `to`. A row the scheduler holds is waited for, not skipped.
+ */
+export async function collectDuePayments(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date }): Promise<number> {
+  const { transaction, tenant, to } = options;
+  const due = await transaction.account.findMany({ where: tenantDueWhere(tenant, utcDate(to)), select: { id: true }, orderBy: [{ nextDueOn: "asc" }, { id: "asc" }] });
+  let serviced = 0;
+  for (const { id } of due) {
+    const account = (await lockAccount(transaction, id))!;
+    if ((await collectDueDates(transaction, account, to)) === "collected") serviced += 1;
+  }
+  return serviced;
 }

@@ -12,6 +12,7 @@ import { newId, randomToken } from "../ids";
 import { RegistryUnavailableError } from "../registry/errors";
 import { companyRegistry, type CompanyLookupFailure } from "../registry/registry";
 import type { Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 import { WEBHOOK_ENDPOINTS_PER_PROJECT } from "../webhooks/schemas";
 import { inBatchedTransaction, type Statements } from "./batched-transaction";
 import type { CreateApplicationInput } from "./schemas";
@@ -77,6 +78,8 @@ export type NewApplication = Pick<
 export async function recordEventsInBatch(statements: Statements, events: EventRow[]): Promise<void> {
   const [first] = events;
   if (!first) return;
+  // Deliveries are due on real time, whatever time a sandbox project's test clock gives its events.
+  const scheduledAt = clock.now();
   await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
     VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
       ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
@@ -85,8 +88,8 @@ export async function recordEventsInBatch(statements: Statements, events: EventR
   await statements.write(Prisma.sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,
     created_at, updated_at)
     SELECT (ARRAY[${Prisma.join(deliveryIds)}])[row_number() OVER (ORDER BY event.id, endpoint.id)], endpoint.id, event.id,
-      ${first.projectId}, event.created_at, event.created_at, event.created_at
-    FROM (VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.type}, ${row.createdAt}::timestamptz)`))}) AS event (id, type, created_at)
+      ${first.projectId}, ${scheduledAt}::timestamptz, ${scheduledAt}::timestamptz, ${scheduledAt}::timestamptz
+    FROM (VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.type})`))}) AS event (id, type)
     JOIN webhook_endpoints endpoint ON endpoint.project_id = ${first.projectId}
       AND endpoint.environment = ${first.environment}::"Environment" AND endpoint.status = 'enabled'
       AND ('*' = ANY (endpoint.enabled_events) OR event.type = ANY (endpoint.enabled_events))`);
@@ -138,7 +141,8 @@ export async function createApplication(options: { tenant: Tenant; input: Create
   assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
   const lookup = await lookUpCompany(input.business.company_number, tenant.environment);
   if (!lookup.found) throw companyNumberRejected(lookup.reason);
-  const now = clock.now();
+  // The request's tenant carries its test clock's offset from admission: no read here.
+  const now = await tenantNow(tenant);
   const open = (statements: Statements) =>
     openApplication(
       statements,

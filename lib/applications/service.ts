@@ -2,11 +2,12 @@
 // state machine; this module owns validation against the registry, tenancy and the shapes on the wire.
 import { clock } from "../clock";
 import { db, type DatabaseClient } from "../db";
-import type { Application } from "../generated/prisma/client";
+import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { afterCommit } from "../jobs/background";
 import { serializeDecision } from "../decisions/serialize";
 import { assertSameEnvironment, type Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./state-machine";
 import { serializeApplication } from "./serialize";
 
@@ -31,7 +32,7 @@ export async function withdrawApplication({ tenant, id, reason }: { tenant: Tena
   return db().$transaction(async (transaction) => {
     const application = (await lockApplication(transaction, { id, projectId: tenant.projectId }))!;
     if (application.status === "withdrawn") return serializeApplication(application);
-    const now = clock.now();
+    const now = await tenantNow(tenant);
     const withdrawn = await transitionApplication(transaction, application, "withdraw", {
       now,
       changes: { withdrawnAt: now, withdrawalReason: reason ?? null },
@@ -48,7 +49,7 @@ export async function submitApplication(options: { projectId: string; id: string
   const submitted = await db().$transaction(async (transaction) => {
     const application = await lockApplication(transaction, { id: options.id, projectId: options.projectId });
     if (!application) throw noSuchApplication(options.id);
-    const now = clock.now();
+    const now = await tenantNow(application);
     return transitionApplication(transaction, application, "submit", {
       now,
       changes: {
@@ -64,17 +65,23 @@ export async function submitApplication(options: { projectId: string; id: string
 }
 
 /**
- * The expiry operation the background drivers call: a `created` application past `expires_at` becomes
- * `expired`. Idempotent, and a row another worker holds is skipped. `force` expires it now (test helper).
+ * The expiry operation the background drivers call: a `created` application past `expires_at` on its project's
+ * clock (lib/tenant-clock.ts) becomes `expired`. Idempotent, and a row another worker holds is skipped.
+ * `force` expires it now (test helper). A sandbox clock's advance passes its own transaction and moment (`at`).
  */
-export async function expireApplication(id: string, options: { projectId?: string; force?: boolean } = {}): Promise<Application | null> {
-  return db().$transaction(async (transaction) => {
-    const application = await lockApplication(transaction, { id, projectId: options.projectId }, { skipLocked: true });
+export async function expireApplication(
+  id: string,
+  options: { projectId?: string; force?: boolean; at?: Date; transaction?: Prisma.TransactionClient } = {},
+): Promise<Application | null> {
+  const expire = async (transaction: Prisma.TransactionClient) => {
+    // An advance waits for a row the sweep holds: everything due by its new time must have run when it answers.
+    const application = await lockApplication(transaction, { id, projectId: options.projectId }, { skipLocked: !options.transaction });
     if (!application) return null;
-    const now = clock.now();
+    const now = options.at ?? (await tenantNow(application));
     if (!options.force && (application.status !== "created" || application.expiresAt > now)) return null;
     return transitionApplication(transaction, application, "expire", { now, changes: options.force ? { expiresAt: now } : {} });
-  });
+  };
+  return options.transaction ? expire(options.transaction) : db().$transaction(expire);
 }
 
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
@@ -86,19 +93,47 @@ export async function expireApplicationNow(projectId: string, id: string) {
   return serializeApplication(expired);
 }
 
+/**
+ * Created applications past their expiry, each on its project's clock: live and never-advanced sandboxes on real
+ * time (the (status, expires_at) index), and each advanced sandbox on real time plus its offset.
+ */
+function expiredApplicationsSql(now: Date, limit: number): Prisma.Sql {
+  return Prisma.sql`(SELECT id, expires_at FROM applications WHERE status = 'created' AND expires_at <= ${now}
+      ORDER BY expires_at LIMIT ${limit})
+    UNION
+    (SELECT application.id, application.expires_at FROM sandbox_clocks clock
+      JOIN applications application ON application.project_id = clock.project_id AND application.environment = 'sandbox'
+        AND application.status = 'created'
+      WHERE application.expires_at <= ${now}::timestamptz + clock.offset_days * interval '1 day'
+      ORDER BY application.expires_at LIMIT ${limit})`;
+}
+
 /** Created applications past their expiry, for the expiry sweep. */
 export async function findExpiredApplications(limit: number): Promise<string[]> {
-  const rows = await db().application.findMany({
-    where: { status: "created", expiresAt: { lte: clock.now() } },
-    select: { id: true },
-    orderBy: { expiresAt: "asc" },
-    take: limit,
-  });
+  const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM (${expiredApplicationsSql(clock.now(), limit)}) due
+    ORDER BY expires_at, id LIMIT ${limit}`;
   return rows.map((row) => row.id);
 }
 
 export async function countExpiredApplications(): Promise<number> {
-  return db().application.count({ where: { status: "created", expiresAt: { lte: clock.now() } } });
+  const [row] = await db().$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM (${expiredApplicationsSql(clock.now(), 2_147_483_647)}) due`;
+  return row?.count ?? 0;
+}
+
+/**
+ * A sandbox clock's advance (lib/sandbox-clock): the tenant's created applications past their expiry at `to`,
+ * expired in the advance's transaction as of `to`.
+ */
+export async function expireDueApplications(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date }): Promise<number> {
+  const { transaction, tenant, to } = options;
+  const due = await transaction.application.findMany({
+    where: { projectId: tenant.projectId, environment: tenant.environment, status: "created", expiresAt: { lte: to } },
+    select: { id: true },
+    orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
+  });
+  let expired = 0;
+  for (const { id } of due) if (await expireApplication(id, { at: to, transaction })) expired += 1;
+  return expired;
 }
 
 /** The operator's view (CLI `application show`): the application, its decision and its event history. */

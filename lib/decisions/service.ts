@@ -2,9 +2,9 @@
 // the state machine, so a decision and its application's status never disagree.
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { canTransition, lockApplication, transitionApplication, type ApplicationTrigger } from "../applications/state-machine";
-import { clock } from "../clock";
 import { db, type DatabaseClient } from "../db";
 import { assertSameEnvironment, type Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
@@ -86,7 +86,7 @@ export async function decideSubmittedApplication(applicationId: string): Promise
     let application = await lockApplication(transaction, { id: applicationId }, { skipLocked: true });
     if (!application) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
     const existing = await transaction.decision.findUnique({ where: { applicationId } });
-    const now = clock.now();
+    const now = await tenantNow(application);
     if (application.status === "submitted") {
       application = await transitionApplication(transaction, application, "start_review", { now });
     } else if (application.status !== "in_review" || existing) {
@@ -146,7 +146,7 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
     if (!canTransition(application.status, "approve")) {
       throw new ApiError("conflict", { message: `The application is ${application.status}; its decision can no longer be refreshed.` });
     }
-    const now = clock.now();
+    const now = await tenantNow(tenant);
     const outcome = runDecisionEngine(engineInput(application, now));
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: application.environment, now });
     return serializeDecision(result.decision, result.application);
@@ -164,7 +164,7 @@ export async function resolveReferral(options: { decisionId: string; outcome: "a
     if (current.outcome !== "referred" || application.status !== "in_review") {
       throw new ApiError("conflict", { message: `Decision ${current.id} is ${current.outcome}, not referred; only a referral can be resolved.` });
     }
-    const now = clock.now();
+    const now = await tenantNow(application);
     const outcome = manualDecision(engineInput(application, now), options.outcome, options.reason);
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: "manual", now });
     return serializeDecision(result.decision, result.application);
@@ -181,7 +181,7 @@ export async function lockDecision(id: string, lockedBy: string) {
   if (!decision) throw new DecisionLockError(`No such decision: ${id}`);
   if (decision.outcome !== "declined") throw new DecisionLockError(`Only a declined decision can be locked; ${id} is ${decision.outcome}`);
   if (decision.lockedAt) return serializeDecision(decision, decision.application);
-  const locked = await db().decision.update({ where: { id }, data: { lockedAt: clock.now(), lockedBy } });
+  const locked = await db().decision.update({ where: { id }, data: { lockedAt: await tenantNow(decision), lockedBy } });
   return serializeDecision(locked, decision.application);
 }
 

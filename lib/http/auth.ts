@@ -15,6 +15,8 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   tokenId: string;
   limitSettings: ProjectLimitSettings;
+  /** The project's sandbox test-clock offset, read with its state (0 in live: live time is real time). */
+  sandboxClockOffsetDays: number;
 }
 
 function rejected(code: ErrorCode, description: string): ApiError {
@@ -78,6 +80,7 @@ export async function authenticateBearer(request: Request): Promise<Principal> {
     scopes: new Set(claims.scope.split(" ").filter(Boolean)),
     tokenId: claims.jti,
     limitSettings: project.limitSettings,
+    sandboxClockOffsetDays: environment === "sandbox" ? project.sandboxClockOffsetDays : 0,
   };
 }
 

@@ -228,7 +228,9 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(declared, request, context);
     const client = declared.authenticatesClient ? await authenticateClient({ authorization: request.headers.get("authorization"), form: body as ClientCredentialsInput }) : null;
-    const tenant = principal ? { projectId: principal.projectId, environment: principal.environment } : undefined;
+    const tenant: Tenant | undefined = principal
+      ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }
+      : undefined;
     const handlerInput = { request, context, tenant, client: client ?? undefined, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, request }, context);
     if (declared.idempotent) {

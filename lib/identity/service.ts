@@ -5,7 +5,7 @@
 // `POST /identity/checks` (white-label projects only); the hosted journey and the decision engine call
 // `runIdentityCheck` and `latestIdentityCheckFor` directly.
 import type { ApplicationStatus } from "../applications/schemas";
-import { clock } from "../clock";
+import { tenantNow } from "../tenant-clock";
 import { db, type DatabaseClient } from "../db";
 import { ApiError } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
@@ -79,7 +79,7 @@ export async function runIdentityCheck({ tenant, applicationId, people, transact
     role,
     result: answer.results[index]!,
   }));
-  const now = clock.now();
+  const now = await tenantNow(tenant);
   const check = await transaction.identityCheck.create({
     data: {
       id,

@@ -1,10 +1,11 @@
 // The little a request needs to know about its project beyond the token: whether it is suspended, whether
-// its outstanding tokens were revoked and which capabilities it has; and, for the token endpoint, its client id
-// and granted scopes. Cached
+// its outstanding tokens were revoked, which capabilities it has and how far its sandbox test clock has been
+// advanced; and, for the token endpoint, its client id and granted scopes. Cached
 // per process so bearer checks stay off the database on the hot path; a change to the project drops every
 // process's copy as it commits (lib/change-feed.ts).
 import { changeFeed, ListenedCache } from "../change-feed";
 import { db } from "../db";
+import type { ProjectStatus, ProjectTier } from "../generated/prisma/client";
 import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
 
@@ -20,6 +21,24 @@ export interface ProjectState {
   status: "active" | "suspended";
   tokensNotBefore: Record<KeyEnvironment, Date | null>;
   limitSettings: ProjectLimitSettings;
+  /** Days the project's sandbox test clock is ahead of real time (lib/tenant-clock.ts); 0 until first advanced. */
+  sandboxClockOffsetDays: number;
+}
+
+interface ProjectStateRow {
+  id: string;
+  client_id: string;
+  scopes: string[];
+  capabilities: string[];
+  internal_audience: boolean;
+  status: ProjectStatus;
+  tier: ProjectTier;
+  sandbox_tokens_not_before: Date | null;
+  live_tokens_not_before: Date | null;
+  rate_limit_per_second: number | null;
+  rate_limit_burst: number | null;
+  rate_limit_concurrent: number | null;
+  sandbox_clock_offset_days: number;
 }
 
 const cache = new ListenedCache<ProjectState | null>("projects", { ttlMs: TTL_MS, maxEntries: 10_000 });
@@ -28,37 +47,28 @@ export async function readProjectState(projectId: string): Promise<ProjectState 
   return (await cache.read(projectId, () => loadProjectState(projectId))) ?? null;
 }
 
+// One statement, the clock joined in: Prisma would read a relation with a second query.
 async function loadProjectState(projectId: string): Promise<ProjectState | null> {
-  const row = await db().project.findUnique({
-    where: { id: projectId },
-    select: {
-      id: true,
-      clientId: true,
-      scopes: true,
-      capabilities: true,
-      internalAudience: true,
-      status: true,
-      tier: true,
-      sandboxTokensNotBefore: true,
-      liveTokensNotBefore: true,
-      rateLimitPerSecond: true,
-      rateLimitBurst: true,
-      rateLimitConcurrent: true,
-    },
-  });
+  const [row] = await db().$queryRaw<ProjectStateRow[]>`SELECT project.id, project.client_id, project.scopes, project.capabilities,
+      project.internal_audience, project.status::text AS status, project.tier::text AS tier, project.sandbox_tokens_not_before,
+      project.live_tokens_not_before, project.rate_limit_per_second, project.rate_limit_burst, project.rate_limit_concurrent,
+      COALESCE(clock.offset_days, 0) AS sandbox_clock_offset_days
+    FROM projects project LEFT JOIN sandbox_clocks clock ON clock.project_id = project.id
+    WHERE project.id = ${projectId}`;
   return row
     ? {
         id: row.id,
-        clientId: row.clientId,
+        clientId: row.client_id,
         scopes: row.scopes,
         capabilities: row.capabilities,
-        internalAudience: row.internalAudience,
+        internalAudience: row.internal_audience,
         status: row.status,
-        tokensNotBefore: { sandbox: row.sandboxTokensNotBefore, live: row.liveTokensNotBefore },
+        tokensNotBefore: { sandbox: row.sandbox_tokens_not_before, live: row.live_tokens_not_before },
         limitSettings: {
           tier: row.tier,
-          platform: { ratePerSecond: row.rateLimitPerSecond, burst: row.rateLimitBurst, concurrent: row.rateLimitConcurrent },
+          platform: { ratePerSecond: row.rate_limit_per_second, burst: row.rate_limit_burst, concurrent: row.rate_limit_concurrent },
         },
+        sandboxClockOffsetDays: row.sandbox_clock_offset_days,
       }
     : null;
 }

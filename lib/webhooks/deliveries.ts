@@ -1,5 +1,7 @@
 // Scheduling webhook deliveries: a pending row per (event, subscribed enabled endpoint), written in the
-// transaction that records the event, due at once. The background driver sends them (lib/webhooks/deliver.ts).
+// transaction that records the event, due at once: on real time, even for an event a sandbox project's test
+// clock dated ahead (lib/tenant-clock.ts). The background driver sends them (lib/webhooks/deliver.ts).
+import { clock } from "../clock";
 import type { Prisma } from "../generated/prisma/client";
 import type { EventRow } from "../events/events";
 import { newId } from "../ids";
@@ -24,8 +26,8 @@ export interface DeliveryRow {
   updatedAt: Date;
 }
 
-/** The deliveries of `events` to the project's enabled `endpoints`: what `scheduleDeliveries` writes. */
-export function deliveryRows(events: readonly EventRow[], endpoints: readonly SubscribedEndpoint[]): DeliveryRow[] {
+/** The deliveries of `events` to the project's enabled `endpoints`, due at `scheduledAt`: what `scheduleDeliveries` writes. */
+export function deliveryRows(events: readonly EventRow[], endpoints: readonly SubscribedEndpoint[], scheduledAt: Date): DeliveryRow[] {
   return events.flatMap((event) =>
     !event.projectId ? [] : endpoints
       .filter((endpoint) => subscribesTo(endpoint.enabledEvents, event.type))
@@ -34,9 +36,9 @@ export function deliveryRows(events: readonly EventRow[], endpoints: readonly Su
         endpointId: endpoint.id,
         eventId: event.id,
         projectId: event.projectId!,
-        nextAttemptAt: event.createdAt,
-        createdAt: event.createdAt,
-        updatedAt: event.createdAt,
+        nextAttemptAt: scheduledAt,
+        createdAt: scheduledAt,
+        updatedAt: scheduledAt,
       })),
   );
 }
@@ -52,7 +54,7 @@ export async function scheduleDeliveries(transaction: Prisma.TransactionClient, 
   const where = subscribersWhere(events);
   if (!where) return 0;
   const endpoints = await transaction.webhookEndpoint.findMany({ where, select: { id: true, enabledEvents: true } });
-  const rows = deliveryRows(events, endpoints);
+  const rows = deliveryRows(events, endpoints, clock.now());
   if (rows.length > 0) await transaction.webhookDelivery.createMany({ data: rows });
   return rows.length;
 }

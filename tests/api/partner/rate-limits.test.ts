@@ -123,6 +123,7 @@ describe("sub-limits and concurrency", () => {
     scopes: new Set(),
     tokenId: "t",
     limitSettings: { tier: "build", platform: { ratePerSecond: null, burst: null, concurrent: null } },
+    sandboxClockOffsetDays: 0,
   });
 
   it("limits POST /applications to 5 a second on top of the project bucket", async () => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { recordEventsInBatch } from "@/lib/applications/create";
+import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { eventRows, recordEvents, type NewEvent } from "@/lib/events/events";
 import { isIdOf, newId } from "@/lib/ids";
@@ -33,7 +34,10 @@ describe("events recorded by the batched create and through Prisma", () => {
     const decisionsOnly = await endpointFor(project.project_id, "sandbox", ["decision.completed"]);
     await endpointFor(project.project_id, "sandbox", ["*"], "disabled");
     await endpointFor(project.project_id, "live", ["*"]);
-    const at = new Date("2030-05-01T09:00:00.000Z");
+    // Events dated ahead of real time, as a sandbox test clock dates them: deliveries are still due at once.
+    const at = new Date("2030-06-15T09:00:00.000Z");
+    const realNow = new Date("2030-05-01T09:00:00.000Z");
+    freezeClock(realNow);
     const events: NewEvent[] = [
       { projectId: project.project_id, environment: "sandbox", type: "application.created", object: { id: "app_1", nested: { quote: "it's", amount_pence: 100 } }, createdAt: at },
       { projectId: project.project_id, environment: "sandbox", type: "decision.completed", object: { id: "dec_1", outcome: "approved" }, createdAt: at },
@@ -46,6 +50,8 @@ describe("events recorded by the batched create and through Prisma", () => {
 
     const prismaWritten = await written(throughPrisma);
     expect(await written(batched)).toEqual(prismaWritten);
+    expect(prismaWritten.events.map((event) => event.createdAt)).toEqual([at, at]);
+    for (const delivery of prismaWritten.deliveries) expect([delivery.nextAttemptAt, delivery.createdAt, delivery.updatedAt]).toEqual([realNow, realNow, realNow]);
     const batchedIds = (await db().webhookDelivery.findMany({ where: { eventId: { in: batched } }, select: { id: true } })).map((row) => row.id);
     expect(batchedIds.every((id) => isIdOf("webhookDelivery", id))).toBe(true);
     expect(new Set(batchedIds).size).toBe(3);

@@ -1,0 +1,20 @@
+// The time a tenant's objects and events carry (docs/sandbox.md, "Test clock"): real time in live; in the
+// sandbox, real time plus the project's test-clock offset (0 until the project first advances it). Lending
+// objects (applications, decisions, accounts, instalments, ledger rows, payments, identity checks) and their
+// events are stamped by it, and background work decides what is due on it. Ids, webhook deliveries and their
+// retries, tokens, rate limits and every retention period stay on real time (lib/clock.ts).
+import { clock, DAY_MS, offsetClock, type Clock } from "./clock";
+import { readProjectState } from "./projects/project-state";
+import type { Tenant } from "./tenant";
+
+/** The clock of `tenant`'s objects; an application or account row serves as its own tenant. */
+export async function tenantClock(tenant: Pick<Tenant, "projectId" | "environment" | "sandboxClockOffsetDays">): Promise<Clock> {
+  if (tenant.environment === "live") return clock;
+  const offsetDays = tenant.sandboxClockOffsetDays ?? (await readProjectState(tenant.projectId))?.sandboxClockOffsetDays ?? 0;
+  return offsetClock(offsetDays * DAY_MS);
+}
+
+/** The tenant's time now: `(await tenantClock(tenant)).now()`. */
+export async function tenantNow(tenant: Pick<Tenant, "projectId" | "environment" | "sandboxClockOffsetDays">): Promise<Date> {
+  return (await tenantClock(tenant)).now();
+}
