@@ -14,6 +14,7 @@ import type { Tenant } from "../tenant";
 import { planCollection } from "./allocation";
 import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
+import { endLapsedForbearance, forbearanceLapsed } from "./forbearance";
 import { failAccountPayment, instalmentsOf, settleAccountPayment } from "./ledger";
 import { serializeMandate } from "./serialize";
 import { lockAccount } from "./state-machine";
@@ -23,9 +24,14 @@ const OPEN_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 function dueWhere(asOf: string, tenant?: Tenant): Prisma.AccountWhereInput {
   return {
     status: { in: [...OPEN_STATUSES] },
-    nextDueOn: { lte: asOf },
-    // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
-    OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
+    OR: [
+      {
+        nextDueOn: { lte: asOf },
+        // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
+        OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
+      },
+      { status: "forborne", forborneUntil: { lte: asOf } },
+    ],
     ...(tenant ? { projectId: tenant.projectId, environment: tenant.environment } : {}),
   };
 }
@@ -71,8 +77,11 @@ async function collectDueDate(transaction: Prisma.TransactionClient, account: Ac
   return { account: current, collected: true };
 }
 
-/** `collected`: at least one collection was taken; `nothing_due`: due dates passed with nothing owed, or none due. */
-export type ServicingResult = "collected" | "nothing_due" | "busy";
+/**
+ * `collected`: at least one collection was taken; `forbearance_ended`: none was, but an arrangement reached its
+ * end date; `nothing_due`: due dates passed with nothing owed, or none due.
+ */
+export type ServicingResult = "collected" | "forbearance_ended" | "nothing_due" | "busy";
 
 /**
  * Collects every due date of one account up to `asOf`, in its own transaction. Idempotent: a due date is
@@ -88,11 +97,14 @@ export async function serviceAccount(id: string, options: { asOf?: string } = {}
     let collected = false;
     const serviceable = (current: Account) => (current.disbursedAt !== null || current.product === "flex_facility") && (OPEN_STATUSES as readonly string[]).includes(current.status);
     while (account.nextDueOn !== null && account.nextDueOn <= asOf && serviceable(account)) {
-      const result = await collectDueDate(transaction, account, account.nextDueOn, now);
+      account = await endLapsedForbearance(transaction, account, { now, asOf: account.nextDueOn });
+      const result = await collectDueDate(transaction, account, account.nextDueOn!, now);
       account = result.account;
       collected ||= result.collected;
     }
-    return collected ? "collected" : "nothing_due";
+    const lapsed = forbearanceLapsed(account, asOf);
+    account = await endLapsedForbearance(transaction, account, { now, asOf });
+    return collected ? "collected" : lapsed ? "forbearance_ended" : "nothing_due";
   });
 }
 

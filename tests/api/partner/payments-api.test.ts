@@ -210,7 +210,7 @@ describe("reads", () => {
   it("lists payments newest first, filtered by status and account, with the filters kept across pages", async () => {
     const first = await fundedAccount(tenant);
     const second = await fundedAccount(tenant, { companyNumber: "12345679" });
-    const links = [];
+    const links: Array<{ id: string }> = [];
     for (const [account, amount] of [[first, 100], [second, 200], [first, 300], [first, 400]] as const) {
       links.push(await expectJson(await createLink({ account_id: account.id, amount_pence: amount }), 201));
     }
@@ -227,13 +227,13 @@ describe("reads", () => {
     ]);
 
     const page1 = await expectJson(await call("GET", `/payments?status=provisioned&account_id=${first.id}&limit=2`), 200);
-    expect(page1.data.map((payment: { id: string }) => payment.id)).toEqual([links[3].id, links[2].id]);
+    expect(page1.data.map((payment: { id: string }) => payment.id)).toEqual([links[3]!.id, links[2]!.id]);
     expect(page1.has_more).toBe(true);
-    const page2 = await expectJson(await call("GET", `/payments?status=provisioned&account_id=${first.id}&limit=2&starting_after=${links[2].id}`), 200);
-    expect(page2.data.map((payment: { id: string }) => payment.id)).toEqual([links[0].id]);
+    const page2 = await expectJson(await call("GET", `/payments?status=provisioned&account_id=${first.id}&limit=2&starting_after=${links[2]!.id}`), 200);
+    expect(page2.data.map((payment: { id: string }) => payment.id)).toEqual([links[0]!.id]);
     expect(page2.has_more).toBe(false);
-    const back = await expectJson(await call("GET", `/payments?status=provisioned&account_id=${first.id}&limit=1&ending_before=${links[0].id}`), 200);
-    expect(back.data.map((payment: { id: string }) => payment.id)).toEqual([links[2].id]);
+    const back = await expectJson(await call("GET", `/payments?status=provisioned&account_id=${first.id}&limit=1&ending_before=${links[0]!.id}`), 200);
+    expect(back.data.map((payment: { id: string }) => payment.id)).toEqual([links[2]!.id]);
     expect(back.has_more).toBe(true);
     const settled = await expectJson(await call("GET", "/payments?status=settled"), 200);
     expect(settled.data.map((payment: { type: string }) => payment.type)).toEqual(["disbursement", "disbursement"]);
