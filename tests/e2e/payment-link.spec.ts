@@ -62,7 +62,7 @@ for (const viewport of VIEWPORTS) {
     const bank = page.getByRole("region", { name: "Sandbox Bank" });
     await expect(bank.getByRole("button", { name: "Approve payment of £1,234.56" })).toBeVisible();
     await expect(bank.getByRole("button", { name: "Fail payment" })).toBeVisible();
-    await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
+    await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "same-origin");
     // The page token is not the payment id.
     expect(page.url()).not.toContain(link.id);
     // Nothing overflows a phone's width.

@@ -11,8 +11,9 @@ import "./payment-page.css";
 
 export const dynamic = "force-dynamic";
 
-// The address carries the link's token: keep it out of search engines and out of the Referer sent onwards.
-const PRIVATE_PAGE: Metadata = { robots: { index: false, follow: false }, referrer: "no-referrer" };
+// The address carries the link's token: keep it out of search engines and out of any Referer sent to another
+// site. (`no-referrer` would also blank the Origin of our own form posts, which the form handler checks.)
+const PRIVATE_PAGE: Metadata = { robots: { index: false, follow: false }, referrer: "same-origin" };
 
 type Props = { params: Promise<{ token: string }> };
 
