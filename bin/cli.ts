@@ -3,6 +3,7 @@
 // command's own usage are printed, or the command list for an unknown command).
 import "../scripts/require-node";
 import { commandUsage, openDatabase, parseCommandLine, USAGE_PREFIX, UsageError, type Command } from "./cli-kit";
+import { accountForbear, accountShow, accountWriteOff } from "./commands/account";
 import { applicationShow } from "./commands/application";
 import { projectCapability } from "./commands/capability";
 import { cmsList, cmsPublish, cmsPut, cmsUnpublish } from "./commands/cms";
@@ -10,6 +11,7 @@ import { decisionLock, decisionRelease, decisionResolve } from "./commands/decis
 import { listen } from "./commands/listen";
 import { maintenanceRun } from "./commands/maintenance";
 import { oauthRotateSigningKey } from "./commands/oauth";
+import { paymentFail, paymentSettle } from "./commands/payment";
 import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } from "./commands/project";
 import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
 import { seed } from "./commands/seed";
@@ -22,6 +24,11 @@ const COMMANDS: Command[] = [
   projectRevokeTokens,
   projectCapability,
   applicationShow,
+  accountShow,
+  accountForbear,
+  accountWriteOff,
+  paymentSettle,
+  paymentFail,
   decisionLock,
   decisionRelease,
   decisionResolve,

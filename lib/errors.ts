@@ -53,6 +53,8 @@ export const ERROR_CATALOGUE = {
   conflict: invalid(409, "The request conflicts with the current state of the resource."),
   decision_locked: invalid(423, "The decision is locked."),
   consent_required: invalid(422, "Consent has not been given."),
+  // Site forms (spec 4.1's "403 invalid or missing CSRF token")
+  csrf_token_invalid: invalid(403, "The form's security token is missing or does not match; go back, reload the page and try again."),
   // Idempotency (4.12, 7.3)
   idempotency_key_malformed: invalid(400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
   idempotency_key_reused: invalid(409, "This Idempotency-Key was used with a different request."),

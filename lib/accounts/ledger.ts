@@ -3,11 +3,14 @@
 // function here works inside the caller's transaction, on an account it has locked.
 import type { Account, Instalment, LedgerTransaction, Payment, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { transitionPayment } from "../payments/state-machine";
+import { disbursementOutcome } from "../payments/rails";
+import { createPayment, transitionPayment } from "../payments/state-machine";
 import type { PaymentFailureCode } from "../payments/serialize";
 import { accruedTo, allocateRepayment, applyRepayment, applyToInstalments, arrearsPence, missInstalments, type InstalmentChange } from "./allocation";
 import { serializeAccount } from "./serialize";
 import { transitionAccount } from "./state-machine";
+
+const OPEN_STATUSES = new Set<Account["status"]>(["performing", "in_arrears", "forborne"]);
 
 export interface NewLedgerTransaction {
   accountId: string;
@@ -52,6 +55,7 @@ function dueBy(instalments: readonly Instalment[], asOf: string): number[] {
  * lent was added when it was made). Money in (a collection, a paid link) posts a `collection` and is applied
  * to the balance as of `asOf` (interest first, then fees, then principal) and to the instalments (arrears
  * oldest first); cleared arrears move the account back to `performing`, and a balance paid off settles it.
+ * Whatever is more than the account owes (all of it, once settled or closed) is refunded.
  */
 export async function settleAccountPayment(
   transaction: Prisma.TransactionClient,
@@ -72,10 +76,16 @@ export async function settleAccountPayment(
     return { account, payment: settled };
   }
   await postLedgerTransaction(transaction, { accountId: account.id, type: "collection", amountPence: payment.amountPence, paymentId: payment.id, postedAt: options.now });
+  if (!OPEN_STATUSES.has(account.status)) {
+    await refundExcess(transaction, account, settled, payment.amountPence, options);
+    return { account, payment: settled };
+  }
   const accrued = accruedTo(account, options.asOf);
-  const repaid = applyRepayment(accrued, allocateRepayment(accrued, payment.amountPence));
+  // A payment link paid after the balance fell (a collection in between) can bring more than is owed now.
+  const appliedPence = Math.min(payment.amountPence, accrued.principalOutstandingPence + accrued.interestAccruedPence + accrued.feesOutstandingPence);
+  const repaid = applyRepayment(accrued, allocateRepayment(accrued, appliedPence));
   const instalments = await instalmentsOf(transaction, account.id);
-  await applyInstalmentChanges(transaction, account.id, applyToInstalments(instalments, dueBy(instalments, options.asOf), payment.amountPence));
+  await applyInstalmentChanges(transaction, account.id, applyToInstalments(instalments, dueBy(instalments, options.asOf), appliedPence));
   let updated = await transaction.account.update({
     where: { id: account.id },
     data: {
@@ -86,6 +96,7 @@ export async function settleAccountPayment(
       updatedAt: options.now,
     },
   });
+  await refundExcess(transaction, updated, settled, payment.amountPence - appliedPence, options);
   const paidOff = repaid.principalOutstandingPence + repaid.interestAccruedPence + repaid.feesOutstandingPence === 0;
   const render = (moved: Account) => renderAccount(transaction, moved, options.asOf);
   if (paidOff) return { account: await settleInFull(transaction, updated, options), payment: settled };
@@ -97,6 +108,20 @@ export async function settleAccountPayment(
     updated = await transitionAccount(transaction, updated, "fall_into_arrears", { now: options.now, render });
   }
   return { account: updated, payment: settled };
+}
+
+/**
+ * Money received beyond what the account owed goes back to the payer: a `refund` payment of the excess
+ * (`payment.created`), paid out like a disbursement (in the sandbox at once, posting a negative `refund` row).
+ */
+async function refundExcess(transaction: Prisma.TransactionClient, account: Account, received: Payment, excessPence: number, options: { now: Date; asOf: string }): Promise<void> {
+  if (excessPence <= 0) return;
+  const refund = await createPayment(
+    transaction,
+    { projectId: account.projectId, environment: account.environment, accountId: account.id, type: "refund", amountPence: excessPence, reference: received.reference, status: "pending" },
+    options.now,
+  );
+  if (disbursementOutcome(account.environment).kind === "settled") await settleAccountPayment(transaction, account, refund, options);
 }
 
 /**

@@ -11,8 +11,9 @@ import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
-import { accruedTo, arrearsPence, balanceAsOf } from "./allocation";
+import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
+import { endForbearanceNow } from "./forbearance";
 import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
 import type { DrawdownInput, listAccountsQuerySchema, listTransactionsQuerySchema } from "./schemas";
 import { availablePence, serializeAccount, serializeTransaction } from "./serialize";
@@ -41,6 +42,13 @@ export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: stri
   const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
   if (!account) throw noSuchAccount(id);
   return serializeAccount(account, account.instalments, await today(tenant));
+}
+
+/** An account as an operator sees it (the CLI's `account show`): its project, the account object and its latest payments. */
+export async function describeAccount(id: string) {
+  const account = await db().account.findUnique({ where: { id }, include: { instalments: true, payments: { orderBy: { id: "desc" }, take: 10 } } });
+  if (!account) return null;
+  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await today(account)), payments: account.payments.map(serializePayment) };
 }
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
@@ -146,21 +154,23 @@ export async function settleEarly({ projectId, id }: { projectId: string; id: st
   });
 }
 
-/** A hardship arrangement agreed with the borrower: the account becomes `forborne`. */
-export async function agreeForbearance({ projectId, id }: { projectId: string; id: string }) {
-  return moveAccount(projectId, id, async (transaction, account, now, asOf) =>
-    transitionAccount(transaction, account, "agree_forbearance", { now, render: (moved) => renderAccount(transaction, moved, asOf) }),
-  );
+/**
+ * A hardship arrangement agreed with the borrower: the account becomes `forborne`, until `until` (YYYY-MM-DD,
+ * after today: the servicing run ends it that day) or, without one, until ended by hand.
+ */
+export async function agreeForbearance({ projectId, id, until }: { projectId: string; id: string; until?: string }) {
+  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
+    if (until !== undefined && until <= asOf) {
+      const message = `An arrangement ends after today (${asOf}).`;
+      throw new ApiError("validation_failed", { message, detail: [{ field: "until", reason: "not_in_future", message }] });
+    }
+    return transitionAccount(transaction, account, "agree_forbearance", { now, changes: { forborneUntil: until ?? null }, render: (moved) => renderAccount(transaction, moved, asOf) });
+  });
 }
 
 /** The arrangement ends: back to `performing`, and on to `in_arrears` at once if arrears remain. */
 export async function endForbearance({ projectId, id }: { projectId: string; id: string }) {
-  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
-    const render = (moved: Account) => renderAccount(transaction, moved, asOf);
-    const performing = await transitionAccount(transaction, account, "end_forbearance", { now, render });
-    if (arrearsPence(await instalmentsOf(transaction, id)) === 0) return performing;
-    return transitionAccount(transaction, performing, "fall_into_arrears", { now, render });
-  });
+  return moveAccount(projectId, id, async (transaction, account, now, asOf) => endForbearanceNow(transaction, account, { now, asOf }));
 }
 
 /**

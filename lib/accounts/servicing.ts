@@ -16,6 +16,7 @@ import { tenantNow } from "../tenant-clock";
 import { planCollection } from "./allocation";
 import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
+import { endLapsedForbearance, forbearanceLapsed } from "./forbearance";
 import { failAccountPayment, instalmentsOf, settleAccountPayment } from "./ledger";
 import { serializeMandate } from "./serialize";
 import { lockAccount } from "./state-machine";
@@ -27,9 +28,14 @@ function tenantDueWhere(tenant: Tenant, asOf: string): Prisma.AccountWhereInput 
     projectId: tenant.projectId,
     environment: tenant.environment,
     status: { in: [...OPEN_STATUSES] },
-    nextDueOn: { lte: asOf },
-    // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
-    OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
+    OR: [
+      {
+        nextDueOn: { lte: asOf },
+        // A term loan waits for its disbursement to settle; a Flex facility's months pass whether or not it is drawn.
+        OR: [{ disbursedAt: { not: null } }, { product: "flex_facility" }],
+      },
+      { status: "forborne", forborneUntil: { lte: asOf } },
+    ],
   };
 }
 
@@ -41,12 +47,17 @@ function accountsDueSql(limit: number): Prisma.Sql {
   const today = utcDate(clock.now());
   const serviceable = Prisma.sql`account.status IN ('performing', 'in_arrears', 'forborne')
     AND (account.disbursed_at IS NOT NULL OR account.product = 'flex_facility')`;
+  const sandboxToday = Prisma.sql`to_char(${today}::date + clock.offset_days, 'YYYY-MM-DD')`;
+  // A forbearance arrangement ends on its date even when no collection falls due that day.
   return Prisma.sql`(SELECT account.id, account.next_due_on FROM accounts account
       WHERE account.next_due_on <= ${today} AND ${serviceable} ORDER BY account.next_due_on LIMIT ${limit})
     UNION
+    (SELECT account.id, account.next_due_on FROM accounts account
+      WHERE account.status = 'forborne' AND account.forborne_until <= ${today} LIMIT ${limit})
+    UNION
     (SELECT account.id, account.next_due_on FROM sandbox_clocks clock
       JOIN accounts account ON account.project_id = clock.project_id AND account.environment = 'sandbox'
-      WHERE account.next_due_on <= to_char(${today}::date + clock.offset_days, 'YYYY-MM-DD') AND ${serviceable}
+      WHERE ((account.next_due_on <= ${sandboxToday} AND ${serviceable}) OR (account.status = 'forborne' AND account.forborne_until <= ${sandboxToday}))
       ORDER BY account.next_due_on LIMIT ${limit})`;
 }
 
@@ -87,8 +98,11 @@ async function collectDueDate(transaction: Prisma.TransactionClient, account: Ac
   return { account: current, collected: true };
 }
 
-/** `collected`: at least one collection was taken; `nothing_due`: due dates passed with nothing owed, or none due. */
-export type ServicingResult = "collected" | "nothing_due" | "busy";
+/**
+ * `collected`: at least one collection was taken; `forbearance_ended`: none was, but an arrangement reached its
+ * end date; `nothing_due`: due dates passed with nothing owed, or none due.
+ */
+export type ServicingResult = "collected" | "forbearance_ended" | "nothing_due" | "busy";
 
 /** Collects every due date of a locked account up to the day of `now`, each as of its own day. */
 async function collectDueDates(transaction: Prisma.TransactionClient, locked: Account, now: Date): Promise<ServicingResult> {
@@ -97,11 +111,14 @@ async function collectDueDates(transaction: Prisma.TransactionClient, locked: Ac
   let collected = false;
   const serviceable = (current: Account) => (current.disbursedAt !== null || current.product === "flex_facility") && (OPEN_STATUSES as readonly string[]).includes(current.status);
   while (account.nextDueOn !== null && account.nextDueOn <= asOf && serviceable(account)) {
-    const result = await collectDueDate(transaction, account, account.nextDueOn, now);
+    account = await endLapsedForbearance(transaction, account, { now, asOf: account.nextDueOn });
+    const result = await collectDueDate(transaction, account, account.nextDueOn!, now);
     account = result.account;
     collected ||= result.collected;
   }
-  return collected ? "collected" : "nothing_due";
+  const lapsed = forbearanceLapsed(account, asOf);
+  await endLapsedForbearance(transaction, account, { now, asOf });
+  return collected ? "collected" : lapsed ? "forbearance_ended" : "nothing_due";
 }
 
 /**

@@ -39,8 +39,11 @@ export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({
 export const created = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 201, body, headers });
 export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
 
-/** The statuses of replies a handler returns itself (a 503 that carries the public health object, say). */
-export type ReplyStatus = 200 | 201 | 202 | 204 | 503;
+/**
+ * The statuses of replies a handler returns itself (a 503 that carries the public health object, say; a 303
+ * that sends a browser's form post back to its page).
+ */
+export type ReplyStatus = 200 | 201 | 202 | 204 | 303 | 503;
 
 type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 

@@ -162,7 +162,7 @@ function requestBodyOf(endpoint: RegisteredEndpoint, components: Record<string, 
   return { required: !body.safeParse(undefined).success, content: { [mediaType]: { schema: toJsonSchema(body, "input", components) } } };
 }
 
-const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No content" };
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No content", 303: "See other: the page to show next, in `Location`" };
 
 function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Record<string, JsonSchema>): Record<string, unknown> {
   const responses: Record<string, unknown> = {};

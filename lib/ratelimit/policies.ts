@@ -84,6 +84,7 @@ export const SUB_LIMITS = {
   applicationsCreate: { policy: perSecond("applications-create", 5), per: "project" },
   decisionsRefresh: { policy: perSecond("decisions-refresh", 1), per: "project" },
   identityChecks: { policy: perSecond("identity-checks", 5), per: "project" },
+  paymentLinksCreate: { policy: perSecond("payment-links-create", 10), per: "project" },
   /** Replays queue deliveries to every subscribed endpoint (the spec gives no number): 2 a second, bursts of 10. */
   eventsReplay: { policy: { kind: "tokenBucket", name: "events-replay", ratePerSecond: 2, burst: 10 }, per: "project" },
   /** The token endpoint (spec 8: 10 requests/s), per authenticated client. */

@@ -179,6 +179,7 @@ describe("each route's reply matches its documented schema", () => {
     headers: { "content-type": "application/x-www-form-urlencoded", ...(authorization ? { authorization } : {}) },
     body: new URLSearchParams(fields),
   });
+  const paymentLink = async () => expectJson(await fetch(`${server.url}/partner/v1/payments/links`, partner("POST", { account_id: fixture.account, amount_pence: 500 })), 201);
   const basic = () => `Basic ${Buffer.from(`${project.client_id}:${project.sandbox.secret_key}`).toString("base64")}`;
 
   /** One sample per partner and public endpoint, in the order the reference lists them. */
@@ -195,6 +196,15 @@ describe("each route's reply matches its documented schema", () => {
     "partner GET /accounts/{id}/balance": () => ({ path: `/accounts/${fixture.account}/balance`, init: partner("GET"), status: 200 }),
     "partner GET /accounts/{id}/transactions": () => ({ path: `/accounts/${fixture.account}/transactions`, init: partner("GET"), status: 200 }),
     "partner POST /accounts/{id}/drawdowns": () => ({ path: `/accounts/${fixture.facility}/drawdowns`, init: partner("POST", { amount_pence: 250_000 }), status: 201 }),
+    "partner GET /payments": () => ({ path: "/payments?limit=2", init: partner("GET"), status: 200 }),
+    "partner GET /payments/{id}": async () => ({ path: `/payments/${(await paymentLink()).id}`, init: partner("GET"), status: 200 }),
+    "partner POST /payments/links": () => ({
+      path: "/payments/links",
+      init: partner("POST", { account_id: fixture.account, amount_pence: 1_000, reference: "sample", redirect_uri: "https://partner.example/paid", metadata: { order: "42" } }, { "Idempotency-Key": crypto.randomUUID() }),
+      status: 201,
+    }),
+    "partner POST /test_helpers/payments/{id}/settle": async () => ({ path: `/test_helpers/payments/${(await paymentLink()).id}/settle`, init: partner("POST"), status: 200 }),
+    "partner POST /test_helpers/payments/{id}/fail": async () => ({ path: `/test_helpers/payments/${(await paymentLink()).id}/fail`, init: partner("POST", { failure_code: "bank_rejected" }), status: 200 }),
     "partner POST /identity/checks": async () => ({
       path: "/identity/checks",
       init: partner("POST", { application_id: (await createApplication("13572468")).id, people: [{ first_name: "Ada", last_name: "Lovelace", date_of_birth: "1980-12-10", role: "director" }] }),

@@ -1,0 +1,22 @@
+// POST /pay/{token}/bank — the payment page's simulated bank (sandbox): Approve or Fail, as an HTML form post
+// that works without JavaScript, answered with a redirect back to the page, which shows the outcome.
+import { defineRoute, endpoint } from "@/lib/http/route";
+import { answerAtSandboxBank, assertFormOrigin } from "@/lib/payments/links";
+import { bankResponseFormSchema, paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/pay/{token}/bank", {
+  POST: endpoint({
+    summary: "Answer a sandbox payment link at the simulated bank",
+    params: paymentLinkTokenParamsSchema,
+    body: bankResponseFormSchema,
+    bodyFormat: "form",
+    errorFormat: "site",
+    responses: { 303: null },
+    errors: ["not_found", "csrf_token_invalid"],
+    handler: async ({ request, params, body }) => {
+      assertFormOrigin(request.headers.get("origin"), request.headers.get("host"));
+      await answerAtSandboxBank({ linkToken: params.token, formToken: body.form_token, decision: body.decision });
+      return new Response(null, { status: 303, headers: { location: `/pay/${params.token}` } });
+    },
+  }),
+});

@@ -1,0 +1,19 @@
+// POST /partner/v1/test_helpers/payments/{id}/fail — sandbox test helper: the bank fails a provisioned or pending payment.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { failPaymentBodySchema, paymentIdParamsSchema } from "@/lib/payments/schemas";
+import { paymentSchema } from "@/lib/payments/serialize";
+import { recordBankAnswer } from "@/lib/payments/settlement";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/fail", {
+  POST: endpoint({
+    summary: "Fail a provisioned or pending payment with a failure code (sandbox)",
+    scope: "applications:write",
+    sandboxOnly: true,
+    params: paymentIdParamsSchema,
+    body: failPaymentBodySchema,
+    responses: { 200: paymentSchema },
+    errors: ["not_found", "conflict"],
+    handler: async ({ tenant, params, body }) =>
+      ok(await recordBankAnswer({ tenant, id: params.id, answer: { outcome: "failed", failureCode: body.failure_code } })),
+  }),
+});

@@ -1,0 +1,17 @@
+// POST /partner/v1/test_helpers/payments/{id}/settle — sandbox test helper: the bank settles a provisioned or pending payment.
+import { defineRoute, endpoint, ok } from "@/lib/http/route";
+import { paymentIdParamsSchema } from "@/lib/payments/schemas";
+import { paymentSchema } from "@/lib/payments/serialize";
+import { recordBankAnswer } from "@/lib/payments/settlement";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/settle", {
+  POST: endpoint({
+    summary: "Settle a provisioned or pending payment (sandbox)",
+    scope: "applications:write",
+    sandboxOnly: true,
+    params: paymentIdParamsSchema,
+    responses: { 200: paymentSchema },
+    errors: ["not_found", "conflict"],
+    handler: async ({ tenant, params }) => ok(await recordBankAnswer({ tenant, id: params.id, answer: { outcome: "settled" } })),
+  }),
+});

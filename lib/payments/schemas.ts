@@ -1,0 +1,37 @@
+// Request schemas of the payments API (spec 4.4), its sandbox test helpers and the payment page's form.
+import { z } from "zod";
+import { requestString } from "../http/request-string";
+import { listQuerySchema } from "../http/pagination";
+import { metadataSchema } from "../http/metadata";
+import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES } from "./serialize";
+
+const REFERENCE_MAX_LENGTH = 255;
+const URI_MAX_LENGTH = 2048;
+
+export const paymentIdParamsSchema = z.strictObject({ id: requestString().startsWith("pay_") });
+
+export const listPaymentsQuerySchema = listQuerySchema({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  account_id: requestString().regex(/^acc_[0-9a-z]{1,64}$/, "An account id looks like acc_...").optional(),
+});
+
+export const createPaymentLinkBodySchema = z.strictObject({
+  account_id: requestString().regex(/^acc_[0-9a-z]{1,64}$/, "An account id looks like acc_..."),
+  amount_pence: z.int().min(1).meta({ description: "At most the account's `payoff_pence` today." }),
+  reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+  redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export type CreatePaymentLinkInput = z.output<typeof createPaymentLinkBodySchema>;
+
+/** The reasons a sandbox bank, or an operator recording a bank's answer, can fail a payment with. */
+export const failPaymentBodySchema = z.strictObject({ failure_code: z.enum(PAYMENT_FAILURE_CODES) });
+
+/** The payment page's simulated bank: which button was pressed, and the form's token (CSRF). */
+export const bankResponseFormSchema = z.strictObject({
+  decision: z.enum(["approve", "fail"]),
+  form_token: requestString().min(1).max(128),
+});
+
+export const paymentLinkTokenParamsSchema = z.strictObject({ token: requestString().regex(/^[0-9A-Za-z]{32}$/) });

@@ -1,0 +1,42 @@
+// The payments API's reads (spec 4.4, 4.11): scoped to the caller's project and environment inside the query,
+// so another project's payment, or the other environment's, is 404 `not_found` like an unknown id.
+import type { z } from "zod";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import { paginate, type PageRequest } from "../http/pagination";
+import type { Tenant } from "../tenant";
+import type { listPaymentsQuerySchema } from "./schemas";
+import { serializePayment } from "./serialize";
+
+export function noSuchPayment(id: string): ApiError {
+  return new ApiError("not_found", { message: `No such payment: ${id}.` });
+}
+
+export function tenantWhere(tenant: Tenant) {
+  return { projectId: tenant.projectId, environment: tenant.environment };
+}
+
+export async function retrievePayment({ tenant, id }: { tenant: Tenant; id: string }) {
+  const payment = await db().payment.findFirst({ where: { id, ...tenantWhere(tenant) } });
+  if (!payment) throw noSuchPayment(id);
+  return serializePayment(payment);
+}
+
+export async function listPayments(options: { tenant: Tenant; query: z.output<typeof listPaymentsQuerySchema>; url: string }) {
+  const { tenant, query } = options;
+  const where: Prisma.PaymentWhereInput = {
+    ...tenantWhere(tenant),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.account_id ? { accountId: query.account_id } : {}),
+  };
+  return paginate({
+    kind: "payment",
+    page: query satisfies PageRequest,
+    url: options.url,
+    fetch: (window) => db().payment.findMany({ where: { ...where, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take }),
+    // The cursor must be one of the caller's payments in this environment; filters do not apply to it.
+    exists: async (cursor) => (await db().payment.count({ where: { id: cursor, ...tenantWhere(tenant) } })) === 1,
+    serialize: serializePayment,
+  });
+}

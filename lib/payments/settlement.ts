@@ -1,0 +1,53 @@
+// A bank's answer on a payment, recorded as the bank would give it: the sandbox test helpers, the payment
+// page's simulated bank and an operator's CLI (for a live payment while no provider reports outcomes) all come
+// here. One transaction locks the account, then the payment (the order every mover takes), moves the payment
+// through its state machine and, for a payment on an account, posts the ledger and the balance with it
+// (lib/accounts/ledger.ts).
+import { tenantNow } from "../tenant-clock";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import type { Payment, Prisma } from "../generated/prisma/client";
+import { utcDate } from "../accounts/calendar";
+import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
+import { lockAccount } from "../accounts/state-machine";
+import type { Tenant } from "../tenant";
+import { noSuchPayment, tenantWhere } from "./service";
+import { serializePayment, type PaymentFailureCode } from "./serialize";
+import { lockPayment, transitionPayment } from "./state-machine";
+
+export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCode: PaymentFailureCode };
+
+const ANSWERABLE: readonly Payment["status"][] = ["provisioned", "pending"];
+
+/**
+ * Settles or fails a `provisioned` or `pending` payment in `transaction` (a provisioned link is paid into
+ * first: `pending`, then `settled`). Any other status is 409 `conflict`.
+ */
+export async function answerPayment(transaction: Prisma.TransactionClient, found: Payment, answer: BankAnswer): Promise<Payment> {
+  const account = found.accountId ? await lockAccount(transaction, found.accountId) : null;
+  let payment = (await lockPayment(transaction, found.id))!;
+  if (!ANSWERABLE.includes(payment.status)) {
+    throw new ApiError("conflict", { message: `A payment that is ${payment.status} cannot be ${answer.outcome === "settled" ? "settled" : "failed"}; only a provisioned or pending one can.` });
+  }
+  const now = await tenantNow(payment);
+  const asOf = utcDate(now);
+  if (answer.outcome === "failed") {
+    if (account) return (await failAccountPayment(transaction, account, payment, { now, asOf, failureCode: answer.failureCode })).payment;
+    return transitionPayment(transaction, payment, "fail", { now, failureCode: answer.failureCode });
+  }
+  if (payment.status === "provisioned") payment = await transitionPayment(transaction, payment, "submit", { now });
+  if (account) return (await settleAccountPayment(transaction, account, payment, { now, asOf })).payment;
+  return transitionPayment(transaction, payment, "settle", { now });
+}
+
+/**
+ * Records a bank's answer on one payment, in its own transaction: the caller's (a tenant's, 404 for anything
+ * else) or, without a tenant, any payment (the operator's CLI).
+ */
+export async function recordBankAnswer(options: { id: string; tenant?: Tenant; answer: BankAnswer }) {
+  return db().$transaction(async (transaction) => {
+    const found = await transaction.payment.findFirst({ where: { id: options.id, ...(options.tenant ? tenantWhere(options.tenant) : {}) } });
+    if (!found) throw noSuchPayment(options.id);
+    return serializePayment(await answerPayment(transaction, found, options.answer));
+  });
+}
