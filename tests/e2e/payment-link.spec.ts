@@ -94,11 +94,12 @@ test("Approve, without JavaScript, settles the payoff: the account is settled an
   expect(account.status).toBe("settled");
   expect(account.balance).toEqual({ principal_outstanding_pence: 0, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 0 });
 
-  const viewer = await browser.newPage();
+  const viewing = await browser.newContext();
+  const viewer = await viewing.newPage();
   await viewer.goto(pagePath(link.url));
   await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("Payment received");
   expect(await seriousViolations(viewer)).toEqual([]);
-  await viewer.close();
+  await viewing.close();
 });
 
 test("Fail, without JavaScript, leaves the balance alone and says what happened", async ({ browser, request }) => {
