@@ -246,6 +246,8 @@ function npmStartCommand(): { env: Record<string, string>; args: string[] } {
     env[assignment[1]!] = assignment[2]!;
     words.shift();
   }
+  // `exec` only makes the shell npm starts hand its process to node, so a signal reaches node directly.
+  if (words[0] === "exec") words.shift();
   const [command, ...args] = words;
   if (command !== "node") throw new Error(`npm start must run node directly for the bench to measure it; it runs: ${scripts.start}`);
   return { env, args };
