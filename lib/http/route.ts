@@ -15,7 +15,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
 import { assertCapability, type ProjectCapability } from "../projects/capabilities";
-import type { SubLimit } from "../ratelimit/policies";
+import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
 import type { TransactionKind } from "../db";
 import { admit, nothingToRelease } from "./admission";
@@ -113,6 +113,12 @@ export interface EndpointConfig<
   authenticatesClient?: A;
   /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
   rateLimit?: SubLimit;
+  /**
+   * A per-address bucket of the endpoint's own, spent at admission in place of its ring's (the public ring's
+   * window; the site ring has none), so the two never drain each other: the public MCP server's (PUBLIC_MCP_LIMIT).
+   * Only for endpoints without a bearer token or an OAuth client.
+   */
+  addressLimit?: RatePolicy;
   params?: P;
   query?: Q;
   body?: B;
@@ -219,7 +225,12 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, { scope: declared.scope ?? null, authenticatesClient: declared.authenticatesClient ?? false, streams: declared.streams ?? false }, request, context);
+    const admission = await admit(ring, {
+      scope: declared.scope ?? null,
+      authenticatesClient: declared.authenticatesClient ?? false,
+      streams: declared.streams ?? false,
+      addressLimit: declared.addressLimit ?? null,
+    }, request, context);
     release = admission.release;
     const principal = admission.principal;
     if (declared.sandboxOnly && principal) assertSandbox(principal);
@@ -296,7 +307,7 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
  * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
  * authenticates an OAuth client takes no bearer token. A capability belongs to the caller's project, so only a
  * bearer route can require one. Only an idempotent endpoint stores replies, so only it may name fields to
- * withhold from them.
+ * withhold from them. A per-address bucket replaces the ring's, which a caller with credentials never has.
  */
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   const { scope, authenticatesClient } = target.config;
@@ -305,6 +316,7 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
   if (target.config.capability && !scope) throw new Error(`Endpoint "${key}" requires a capability but no bearer scope: there is no project to check`);
   if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
+  if (target.config.addressLimit && (scope || authenticatesClient)) throw new Error(`Endpoint "${key}" has a caller to meter: it cannot take a per-address bucket instead`);
 }
 
 /** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
