@@ -22,7 +22,7 @@ import { admit, nothingToRelease } from "./admission";
 import { assertSandbox } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { runIdempotently } from "./idempotent-handler";
-import { meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
+import { meterAddressRequest, meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
 import { corsHeaders, preflightHeaders } from "./cors";
 import { errorResponse, finishRequest, startRequest, toResponse, type RequestContext } from "./request-context";
 import { registerEndpoint } from "./route-registry";
@@ -319,12 +319,16 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   if (target.config.addressLimit && (scope || authenticatesClient)) throw new Error(`Endpoint "${key}" has a caller to meter: it cannot take a per-address bucket instead`);
 }
 
-/** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
-function answerWith(ring: Ring, error: () => ApiError): RouteHandler {
+/**
+ * A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings, or against
+ * the route's own bucket when its endpoints have one.
+ */
+function answerWith(ring: Ring, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
   return async (request) => {
     const context = startRequest(request, ring);
     try {
-      if (ring === "public") await meterPublicRequest(request, context);
+      if (addressLimit) await meterAddressRequest(addressLimit, request, context);
+      else if (ring === "public") await meterPublicRequest(request, context);
       if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
       throw error();
     } catch (thrown) {
@@ -344,9 +348,8 @@ function withoutBody(response: Response): Response {
 export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<DeclarableMethod, Endpoint>>): RouteHandlers {
   const declared = Object.keys(endpoints) as DeclarableMethod[];
   const allowed = [...declared, ...(endpoints.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  const methodNotAllowed = answerWith(ring, () =>
-    new ApiError("method_not_allowed", { headers: { Allow: allowed } }),
-  );
+  const ownBucket = Object.values(endpoints).find((target) => target?.config.addressLimit)?.config.addressLimit;
+  const methodNotAllowed = answerWith(ring, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;

@@ -283,6 +283,13 @@ describe("the transport", () => {
     expect(body.tools[2].inputSchema.required).toEqual(["amount", "term"]);
   });
 
+  it("answers the methods it does not serve with 405 on its own bucket", async () => {
+    const response = await fetch(`${server.url}/public/v1/mcp`, { method: "DELETE" });
+    await expectApiError(response, 405, "method_not_allowed");
+    expect(response.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    expect(response.headers.get("ratelimit-policy")).toBe("1;w=1;burst=30");
+  });
+
   it("refuses to open an event stream with 405", async () => {
     for (const path of URLS) {
       const response = await fetch(`${server.url}${path}`, { headers: { accept: "text/event-stream" } });
@@ -305,6 +312,9 @@ describe("the transport", () => {
       expect(refused.headers.get("ratelimit-policy")).toBe("1;w=1;burst=30");
       expect(refused.headers.get("retry-after")).toBe("1");
     }
+    const deleted = await fetch(`${server.url}/public/v1/mcp`, { method: "DELETE" });
+    await expectApiError(deleted, 429, "rate_limited");
+    expect(deleted.headers.get("ratelimit-policy")).toBe("1;w=1;burst=30");
     const products = await fetch(`${server.url}/public/v1/products`);
     expect(products.status).toBe(200);
     expect(products.headers.get("ratelimit-policy")).toBe("60;w=60");
