@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { config } from "../env";
 import { siteOrigins } from "../http/cors";
+import { RenderedJson } from "../http/rendered-json";
 import type { RequestContext } from "../http/request-context";
 import { PROTOCOL_VERSION, SERVER_VERSION } from "./protocol";
 import { publicToolTable } from "./public-tools";
@@ -57,4 +58,17 @@ export function publicMcpCard(endpoint: string): z.output<typeof mcpServerCardSc
       return { name, aliases: [tool.alias], title: title!, description: description!, inputSchema, outputSchema: outputSchema! };
     }),
   };
+}
+
+// The card changes only with the code (its tools) and the configured URL, so it is rendered once: its JSON
+// Schemas make it the largest reply the server gives.
+const renderedCards = new Map<string, RenderedJson>();
+
+export function renderedPublicMcpCard(endpoint: string): RenderedJson {
+  let rendered = renderedCards.get(endpoint);
+  if (!rendered) {
+    rendered = new RenderedJson(JSON.stringify(publicMcpCard(endpoint)));
+    renderedCards.set(endpoint, rendered);
+  }
+  return rendered;
 }

@@ -2,7 +2,7 @@
 // server as {base_url}/mcp, with its own per-address limit apart from the ring's window (docs/mcp.md).
 import { config } from "@/lib/env";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { answerPublicMcp, publicMcpCard } from "@/lib/mcp/public-server";
+import { answerPublicMcp, renderedPublicMcpCard } from "@/lib/mcp/public-server";
 import { jsonRpcBodySchema, jsonRpcResponseSchema, mcpServerCardSchema } from "@/lib/mcp/schemas";
 import { assertNotOpeningStream } from "@/lib/mcp/server";
 import { PUBLIC_MCP_LIMIT } from "@/lib/ratelimit/policies";
@@ -16,7 +16,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     addressLimit: PUBLIC_MCP_LIMIT,
     handler: ({ request }) => {
       assertNotOpeningStream(request, "GET, HEAD, OPTIONS, POST");
-      return ok(publicMcpCard(`${config().HUB_URL}/public/v1/mcp`));
+      return ok(renderedPublicMcpCard(`${config().HUB_URL}/public/v1/mcp`));
     },
   }),
   POST: endpoint({
