@@ -3,6 +3,7 @@
 // and the Origin check. The SDK's transport answers these cases with other statuses and codes (400 and -32700
 // for a malformed message, for one), so they are settled here and the SDK only ever gets a well-formed message.
 import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
 import { ApiError } from "../errors";
 
 /** The one protocol revision the servers speak (spec 9); answered to every `initialize`, whatever it proposes. */
@@ -36,7 +37,7 @@ export function jsonRpcErrorReply(id: RequestId, code: number, message: string, 
 }
 
 /** The `params` each method this layer knows must carry, checked before a handler is built for them. */
-const PARAMS_OF: Record<string, { safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }> = {
+const PARAMS_OF: Record<string, z.ZodType> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   "tools/list": ListToolsRequestSchema,
@@ -70,7 +71,7 @@ export function readMessage(body: unknown): ReadMessage {
   if ("method" in message && "id" in message) {
     const check = PARAMS_OF[message.method]?.safeParse(message);
     if (check && !check.success) {
-      const issues = (check.error?.issues ?? []).map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
+      const issues = check.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
       return { reply: jsonRpcErrorReply(message.id, JSON_RPC.invalidParams, `Invalid params for ${message.method}.`, { issues }) };
     }
   }

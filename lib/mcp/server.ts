@@ -33,7 +33,7 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
-export function initializeResult(definition: McpServerDefinition<unknown>): InitializeResult {
+export function initializeResult<C>(definition: McpServerDefinition<C>): InitializeResult {
   return {
     protocolVersion: PROTOCOL_VERSION,
     capabilities: CAPABILITIES,
@@ -57,9 +57,8 @@ async function callTool<C>(definition: McpServerDefinition<C>, params: { name: s
     throw new JsonRpcError(JSON_RPC.invalidParams, `Unknown tool: ${params.name}. tools/list names the tools.`, { code: "mcp_tool_not_found", name: params.name });
   }
   context.logFields.mcp_tool = tool.name;
-  let input: unknown;
   try {
-    input = parseWith(tool.input, params.arguments ?? {});
+    const input = parseWith(tool.input, params.arguments ?? {});
     const { text, structured } = await tool.run(input, caller);
     return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown>, isError: false };
   } catch (error) {
@@ -76,7 +75,7 @@ async function callTool<C>(definition: McpServerDefinition<C>, params: { name: s
 function serverFor<C>(definition: McpServerDefinition<C>, message: JSONRPCMessage, caller: C, context: RequestContext): Server {
   const server = new Server({ name: definition.name, title: definition.title, version: SERVER_VERSION }, { capabilities: CAPABILITIES, jsonSchemaValidator: NO_ELICITATION });
   const method = "method" in message ? message.method : undefined;
-  if (method === "initialize") server.setRequestHandler(InitializeRequestSchema, () => initializeResult(definition as McpServerDefinition<unknown>));
+  if (method === "initialize") server.setRequestHandler(InitializeRequestSchema, () => initializeResult(definition));
   if (method === "tools/list") server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definition.tools.listed }));
   if (method === "tools/call") server.setRequestHandler(CallToolRequestSchema, (request) => callTool(definition, request.params, caller, context));
   return server;
