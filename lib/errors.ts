@@ -16,8 +16,12 @@
 
 export type ErrorType = "authentication_error" | "invalid_request_error" | "rate_limit_error" | "api_error";
 export type Ring = "partner" | "public" | "site";
-/** `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`). `site`: `{ok: false, error}` (7.4). */
-export type ErrorFormat = "envelope" | "oauth" | "site";
+/**
+ * `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`). `site`: `{ok: false, error}` (7.4).
+ * `json-rpc`: the MCP servers (7.4): a body that is not JSON is a JSON-RPC parse error; anything else that stops
+ * a request before the JSON-RPC layer (origin, protocol version, rate limit) is the envelope with its status.
+ */
+export type ErrorFormat = "envelope" | "oauth" | "site" | "json-rpc";
 
 interface CatalogueEntry {
   status: number;
@@ -100,6 +104,8 @@ export const ERROR_CATALOGUE = {
   mcp_invalid_params: invalid(422, "The tool parameters failed validation."),
   mcp_method_not_found: invalid(404, "The JSON-RPC method is not recognised."),
   mcp_tool_not_found: invalid(404, "The tool is not recognised."),
+  mcp_protocol_version_unsupported: invalid(400, "The MCP-Protocol-Version header names a protocol revision this server does not speak."),
+  origin_not_allowed: invalid(403, "Requests from this Origin are not accepted."),
   // Faults
   internal_error: fault(500, "An unexpected error occurred."),
   server_error: oauth(fault(500, "An unexpected error occurred.")),
@@ -254,8 +260,26 @@ export function renderSiteError(error: ApiError, correlationId: string): Rendere
   };
 }
 
+/** JSON-RPC's parse error (-32700), which travels in a 200 as every JSON-RPC error does (spec 4.1, 7.4). */
+export interface JsonRpcParseErrorBody {
+  jsonrpc: "2.0";
+  id: null;
+  error: { code: -32700; message: string };
+}
+
+export function renderJsonRpcError(error: ApiError, correlationId: string, ring: Ring): RenderedError<JsonRpcParseErrorBody | ErrorEnvelope> {
+  if (error.code !== "invalid_json") return renderEnvelope(error, correlationId, ring);
+  return {
+    code: error.code,
+    status: 200,
+    body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${error.message}` } },
+    headers: { "X-Service-Correlation-Id": correlationId },
+  };
+}
+
 export function renderError(error: ApiError, options: { format: ErrorFormat; ring: Ring; correlationId: string }): RenderedError<unknown> {
   if (options.format === "oauth") return renderOAuthError(error, options.correlationId);
+  if (options.format === "json-rpc") return renderJsonRpcError(error, options.correlationId, options.ring);
   if (options.format === "site") return renderSiteError(error, options.correlationId);
   return renderEnvelope(error, options.correlationId, options.ring);
 }

@@ -89,7 +89,12 @@ export function meterClientAuthentication(request: Request, context: RequestCont
 }
 
 export function meterPublicRequest(request: Request, context: RequestContext): Promise<void> {
-  return enforceLimit(context, PUBLIC_LIMIT, clientAddress(request));
+  return meterAddressRequest(PUBLIC_LIMIT, request, context);
+}
+
+/** A request metered per client address by `policy`: an endpoint's own bucket (`addressLimit`). */
+export function meterAddressRequest(policy: RatePolicy, request: Request, context: RequestContext): Promise<void> {
+  return enforceLimit(context, policy, clientAddress(request));
 }
 
 export function rateLimitHeaders({ policy, decision }: RateLimitState): Record<string, string> {

@@ -15,14 +15,14 @@ import type { Prisma } from "../generated/prisma/client";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
 import { assertCapability, type ProjectCapability } from "../projects/capabilities";
-import type { SubLimit } from "../ratelimit/policies";
+import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
 import type { TransactionKind } from "../db";
 import { admit, nothingToRelease } from "./admission";
 import { assertSandbox } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { runIdempotently } from "./idempotent-handler";
-import { meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
+import { meterAddressRequest, meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
 import { corsHeaders, preflightHeaders } from "./cors";
 import { errorResponse, finishRequest, startRequest, toResponse, type RequestContext } from "./request-context";
 import { registerEndpoint } from "./route-registry";
@@ -116,6 +116,12 @@ export interface EndpointConfig<
   authenticatesClient?: A;
   /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
   rateLimit?: SubLimit;
+  /**
+   * A per-address bucket of the endpoint's own, spent at admission in place of its ring's (the public ring's
+   * window; the site ring has none), so the two never drain each other: the public MCP server's (PUBLIC_MCP_LIMIT).
+   * Only for endpoints without a bearer token or an OAuth client.
+   */
+  addressLimit?: RatePolicy;
   params?: P;
   query?: Q;
   body?: B;
@@ -222,7 +228,12 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
   let response: Response;
   let release = nothingToRelease;
   try {
-    const admission = await admit(ring, { scope: declared.scope ?? null, authenticatesClient: declared.authenticatesClient ?? false, streams: declared.streams ?? false }, request, context);
+    const admission = await admit(ring, {
+      scope: declared.scope ?? null,
+      authenticatesClient: declared.authenticatesClient ?? false,
+      streams: declared.streams ?? false,
+      addressLimit: declared.addressLimit ?? null,
+    }, request, context);
     release = admission.release;
     const principal = admission.principal;
     if (declared.sandboxOnly && principal) assertSandbox(principal);
@@ -301,7 +312,7 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
  * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
  * authenticates an OAuth client takes no bearer token. A capability belongs to the caller's project, so only a
  * bearer route can require one. Only an idempotent endpoint stores replies, so only it may name fields to
- * withhold from them.
+ * withhold from them. A per-address bucket replaces the ring's, which a caller with credentials never has.
  */
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   const { scope, authenticatesClient } = target.config;
@@ -310,14 +321,19 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
   if (target.config.capability && !scope) throw new Error(`Endpoint "${key}" requires a capability but no bearer scope: there is no project to check`);
   if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
+  if (target.config.addressLimit && (scope || authenticatesClient)) throw new Error(`Endpoint "${key}" has a caller to meter: it cannot take a per-address bucket instead`);
 }
 
-/** A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings. */
-function answerWith(ring: Ring, error: () => ApiError): RouteHandler {
+/**
+ * A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings, or against
+ * the route's own bucket when its endpoints have one.
+ */
+function answerWith(ring: Ring, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
   return async (request) => {
     const context = startRequest(request, ring);
     try {
-      if (ring === "public") await meterPublicRequest(request, context);
+      if (addressLimit) await meterAddressRequest(addressLimit, request, context);
+      else if (ring === "public") await meterPublicRequest(request, context);
       if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
       throw error();
     } catch (thrown) {
@@ -337,9 +353,8 @@ function withoutBody(response: Response): Response {
 export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<DeclarableMethod, Endpoint>>): RouteHandlers {
   const declared = Object.keys(endpoints) as DeclarableMethod[];
   const allowed = [...declared, ...(endpoints.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  const methodNotAllowed = answerWith(ring, () =>
-    new ApiError("method_not_allowed", { headers: { Allow: allowed } }),
-  );
+  const ownBucket = Object.values(endpoints).find((target) => target?.config.addressLimit)?.config.addressLimit;
+  const methodNotAllowed = answerWith(ring, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;

@@ -61,7 +61,7 @@ export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCod
   const { config } = endpoint;
   const codes = new Set<ErrorCode>(ALWAYS);
   const add = (list: readonly ErrorCode[]) => list.forEach((code) => codes.add(code));
-  if (ring === "public") codes.add("rate_limited");
+  if (ring === "public" || config.addressLimit) codes.add("rate_limited");
   if (config.scope) add(BEARER_FAILURES);
   if (config.capability) codes.add("capability_denied");
   if (config.authenticatesClient) add(CLIENT_FAILURES);
@@ -77,6 +77,10 @@ export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCod
     for (const code of [...QUERY_FAILURES, ...BODY_FAILURES]) codes.delete(code);
     codes.add("invalid_request");
   }
+  if (config.errorFormat === "json-rpc") {
+    // A JSON-RPC body is any JSON, and one that is not JSON is answered as a JSON-RPC parse error in a 200.
+    for (const code of ["invalid_json", "unknown_field", "validation_failed"] as const) codes.delete(code);
+  }
   return [...codes].sort((a, b) => statusOf(ring, a) - statusOf(ring, b) || a.localeCompare(b));
 }
 
@@ -88,7 +92,8 @@ function statusOf(ring: Ring, code: ErrorCode): number {
 function limitsOf(ring: Ring, endpoint: RegisteredEndpoint): string[] {
   const { config } = endpoint;
   const lines: string[] = [];
-  if (ring === "public") lines.push(`${describe(PUBLIC_LIMIT)} per client address (the public ring's window).`);
+  if (config.addressLimit) lines.push(`${describe(config.addressLimit)} per client address (this endpoint's own bucket, apart from the ring's).`);
+  else if (ring === "public") lines.push(`${describe(PUBLIC_LIMIT)} per client address (the public ring's window).`);
   if (ring === "partner" && config.scope) lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
   if (ring === "partner" && !config.scope && !config.authenticatesClient) lines.push(`${describe(ANONYMOUS_PARTNER_LIMIT)} per client address.`);
   if (config.authenticatesClient) lines.push(`${describe(CLIENT_AUTHENTICATION_LIMIT)} per client address, before the client authenticates.`);

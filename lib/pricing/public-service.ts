@@ -6,7 +6,7 @@ import { fieldLabel } from "../http/validation";
 import { ApiError, type ErrorDetail } from "../errors";
 import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
-import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency } from "./quotes";
+import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency, type OneTimeQuotePence } from "./quotes";
 import type { PricingConfig } from "./schemas";
 
 const wholeNumber = requestString()
@@ -57,7 +57,8 @@ function assertInRange(problems: Array<ErrorDetail | null>): void {
   if (detail.length > 0) throw new ApiError("validation_failed", { detail });
 }
 
-function catalogueOf(config: PricingConfig) {
+/** The product catalogue (spec 2.10) of one configuration: GET /public/v1/products and the MCP product tools. */
+export function catalogueOf(config: PricingConfig) {
   return {
     currency: config.currency,
     products: {
@@ -135,15 +136,23 @@ export async function pricingConfiguration(): Promise<PricingConfig> {
   return getPricingConfig();
 }
 
-export async function oneTimeQuote(query: z.output<typeof oneTimeQuoteQuerySchema>) {
+/**
+ * The Business Loan quote in pence, its amount and term checked against the configured range first (422
+ * `validation_failed`, one detail item per field): the public quote in pounds and the MCP get_quote tool.
+ */
+export async function businessLoanQuote(query: { amount: number; term: number; frequency: Frequency }): Promise<{ quote: OneTimeQuotePence; config: PricingConfig }> {
   const config = await getPricingConfig();
   const figures = config.business_loan;
   assertInRange([
     rangeProblem("amount", query.amount, { min: figures.amount_min_pounds, max: figures.amount_max_pounds, unit: "pounds", of: BUSINESS_LOAN_QUOTE }),
     rangeProblem("term", query.term, { min: figures.term_min_days, max: figures.term_max_days, unit: "days", of: BUSINESS_LOAN_QUOTE }),
   ]);
-  const quote = quoteOneTime(figures, { amountPounds: query.amount, termDays: query.term, frequency: query.frequency });
-  return oneTimeQuoteInPounds(quote, figures, config.version);
+  return { quote: quoteOneTime(figures, { amountPounds: query.amount, termDays: query.term, frequency: query.frequency }), config };
+}
+
+export async function oneTimeQuote(query: z.output<typeof oneTimeQuoteQuerySchema>) {
+  const { quote, config } = await businessLoanQuote(query);
+  return oneTimeQuoteInPounds(quote, config.business_loan, config.version);
 }
 
 /** Flex preview: `limit` (pounds, required), `draw` (pounds, default the whole limit), `months` (default 3, within the configured range). */

@@ -100,6 +100,13 @@ export const SUB_LIMITS = {
 /** The public ring: 60 requests per 60 seconds per client address, fixed window. */
 export const PUBLIC_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "public", limit: 60, windowSeconds: 60 };
 
+/**
+ * The public MCP server (spec 8: its own per-address limit, value ours), on both of its URLs (`/mcp` and
+ * `/public/v1/mcp`) and apart from the public ring's window: bursts of 30 (an agent's session opens with
+ * initialize, tools/list and a few calls at once), then one request a second.
+ */
+export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "public-mcp", ratePerSecond: 1, burst: 30 };
+
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): `<rate>;w=<seconds>;burst=<n>`. */
 export function describePolicy(policy: RatePolicy): string {
   return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;

@@ -102,3 +102,23 @@ describe("the site shape (spec 7.4)", () => {
     expect(renderError(new ApiError("not_found"), { format: "oauth", ring: "site", correlationId: "cor_x" }).body).toEqual({ error: "invalid_request", error_description: "No such object." });
   });
 });
+
+describe("the JSON-RPC form (spec 7.4, the MCP servers)", () => {
+  it("answers a body that is not JSON as a parse error in a 200", () => {
+    const rendered = renderError(new ApiError("invalid_json", { message: "The request body is not valid JSON." }), { format: "json-rpc", ring: "public", correlationId: "cor_x" });
+    expect(rendered).toEqual({
+      code: "invalid_json",
+      status: 200,
+      body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: The request body is not valid JSON." } },
+      headers: { "X-Service-Correlation-Id": "cor_x" },
+    });
+  });
+
+  it("keeps the envelope and its status for a failure of the transport", () => {
+    const rendered = renderError(new ApiError("rate_limited", { retryAfterMs: 1_000 }), { format: "json-rpc", ring: "public", correlationId: "cor_x" });
+    expect(rendered.status).toBe(429);
+    expect(rendered.body).toMatchObject({ error: { code: "rate_limited", retryable: true, retry_after_ms: 1_000 } });
+    expect(renderError(new ApiError("origin_not_allowed"), { format: "json-rpc", ring: "site", correlationId: "cor_x" }).status).toBe(403);
+    expect(renderError(new ApiError("mcp_protocol_version_unsupported"), { format: "json-rpc", ring: "public", correlationId: "cor_x" }).status).toBe(400);
+  });
+});

@@ -260,6 +260,12 @@ describe("each route's reply matches its documented schema", () => {
     "public POST /enquiries": () => ({ path: "/enquiries", init: jsonRequest("POST", { form: "enquiry", email: "owner@example.co.uk", name: "Ada", message: "Do you lend to LLPs?" }), status: 201 }),
     "public GET /healthz": () => ({ path: "/healthz", status: 200 }),
     "public GET /loyalty/tiers": () => ({ path: "/loyalty/tiers", status: 200 }),
+    "public GET /mcp": () => ({ path: "/mcp", status: 200 }),
+    "public POST /mcp": () => ({
+      path: "/mcp",
+      init: jsonRequest("POST", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_quote", arguments: { amount: 300, term: 28 } } }),
+      status: 200,
+    }),
     "public GET /products": () => ({ path: "/products", status: 200 }),
     "public GET /quote/flex": () => ({ path: "/quote/flex?limit=2000&draw=500&months=4", status: 200 }),
     "public GET /quote/onetime": () => ({ path: "/quote/onetime?amount=300&term=28&frequency=weekly", status: 200 }),

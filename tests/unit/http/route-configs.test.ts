@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
-import { SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { PUBLIC_MCP_LIMIT, SUB_LIMITS } from "@/lib/ratelimit/policies";
 import { loadAllEndpoints } from "../../helpers/routes";
 
 let endpoints: RegisteredEndpoint[];
@@ -93,6 +93,12 @@ describe("defineRoute", () => {
   it("refuses a capability on an endpoint without a bearer scope: there is no project to check", () => {
     expect(() => defineRoute("partner", "/gated", { POST: endpoint({ scope: null, capability: "white_label", handler: () => ok({}) }) })).toThrow(
       'Endpoint "POST /gated" requires a capability but no bearer scope',
+    );
+  });
+
+  it("refuses a per-address bucket on an endpoint whose caller has credentials to meter", () => {
+    expect(() => defineRoute("partner", "/bucketed", { GET: endpoint({ scope: "events:read", addressLimit: PUBLIC_MCP_LIMIT, handler: () => ok({}) }) })).toThrow(
+      'Endpoint "GET /bucketed" has a caller to meter: it cannot take a per-address bucket instead',
     );
   });
 
