@@ -2,8 +2,9 @@
 // (spec 4.1, 4.9). The same server as /public/v1/mcp, sharing its rate limit (docs/mcp.md).
 import { config } from "@/lib/env";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { answerPublicMcp, publicMcpProbe } from "@/lib/mcp/public-server";
-import { jsonRpcBodySchema, jsonRpcResponseSchema, mcpProbeSchema } from "@/lib/mcp/schemas";
+import { publicMcpEndpoint } from "@/lib/mcp/endpoints";
+import { publicMcpProbe } from "@/lib/mcp/public-server";
+import { mcpProbeSchema } from "@/lib/mcp/schemas";
 import { assertNotOpeningStream } from "@/lib/mcp/server";
 import { PUBLIC_MCP_LIMIT } from "@/lib/ratelimit/policies";
 
@@ -18,13 +19,5 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
       return ok(publicMcpProbe(`${config().BASE_URL}/mcp`));
     },
   }),
-  POST: endpoint({
-    summary: "Call the public MCP server (JSON-RPC 2.0)",
-    responses: { 200: jsonRpcResponseSchema, 202: null },
-    errors: ["origin_not_allowed", "mcp_protocol_version_unsupported"],
-    addressLimit: PUBLIC_MCP_LIMIT,
-    body: jsonRpcBodySchema,
-    errorFormat: "json-rpc",
-    handler: ({ request, body, context }) => answerPublicMcp(request, body, context),
-  }),
+  POST: publicMcpEndpoint,
 });

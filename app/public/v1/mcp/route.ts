@@ -2,8 +2,9 @@
 // server as {base_url}/mcp, with its own per-address limit apart from the ring's window (docs/mcp.md).
 import { config } from "@/lib/env";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { answerPublicMcp, renderedPublicMcpCard } from "@/lib/mcp/public-server";
-import { jsonRpcBodySchema, jsonRpcResponseSchema, mcpServerCardSchema } from "@/lib/mcp/schemas";
+import { publicMcpEndpoint } from "@/lib/mcp/endpoints";
+import { renderedPublicMcpCard } from "@/lib/mcp/public-server";
+import { mcpServerCardSchema } from "@/lib/mcp/schemas";
 import { assertNotOpeningStream } from "@/lib/mcp/server";
 import { PUBLIC_MCP_LIMIT } from "@/lib/ratelimit/policies";
 
@@ -19,16 +20,5 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
       return ok(renderedPublicMcpCard(`${config().HUB_URL}/public/v1/mcp`));
     },
   }),
-  POST: endpoint({
-    summary: "Call the public MCP server (JSON-RPC 2.0)",
-    description:
-      "Methods `initialize`, `notifications/initialized`, `ping`, `tools/list`, `tools/call`; protocol revision 2025-06-18. " +
-      "JSON-RPC errors (-32700, -32600, -32601, -32602) come in a 200; a notification gets 202 with no body. See docs/mcp.md.",
-    responses: { 200: jsonRpcResponseSchema, 202: null },
-    errors: ["origin_not_allowed", "mcp_protocol_version_unsupported"],
-    addressLimit: PUBLIC_MCP_LIMIT,
-    body: jsonRpcBodySchema,
-    errorFormat: "json-rpc",
-    handler: ({ request, body, context }) => answerPublicMcp(request, body, context),
-  }),
+  POST: publicMcpEndpoint,
 });
