@@ -15,8 +15,8 @@ import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
 import { endForbearanceNow } from "./forbearance";
 import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
-import type { DrawdownInput, listAccountsQuerySchema, listTransactionsQuerySchema } from "./schemas";
-import { availablePence, serializeAccount, serializeTransaction } from "./serialize";
+import type { DrawdownInput, listAccountsQuerySchema } from "./schemas";
+import { availablePence, serializeAccount } from "./serialize";
 import { canTransitionAccount, IllegalAccountTransitionError, lockAccount, transitionAccount } from "./state-machine";
 
 export function noSuchAccount(id: string): ApiError {
@@ -27,21 +27,9 @@ function tenantWhere(tenant: Tenant) {
   return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
-async function getOwnAccountOrThrow(tenant: Tenant, id: string): Promise<Account> {
-  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) } });
-  if (!account) throw noSuchAccount(id);
-  return account;
-}
-
 /** Today on the tenant's clock, as servicing counts days. */
 async function today(tenant: Tenant): Promise<string> {
   return utcDate(await tenantNow(tenant));
-}
-
-export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }) {
-  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
-  if (!account) throw noSuchAccount(id);
-  return serializeAccount(account, account.instalments, await today(tenant));
 }
 
 /** An account as an operator sees it (the CLI's `account show`): its project, the account object and its latest payments. */
@@ -73,18 +61,6 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
     // The cursor must be one of the caller's accounts in this environment; filters do not apply to it.
     exists: async (cursor) => (await db().account.count({ where: { id: cursor, ...tenantWhere(tenant) } })) === 1,
     serialize: (account) => serializeAccount(account, account.instalments, asOf),
-  });
-}
-
-export async function listTransactions(options: { tenant: Tenant; id: string; query: z.output<typeof listTransactionsQuerySchema>; url: string }) {
-  const account = await getOwnAccountOrThrow(options.tenant, options.id);
-  return paginate({
-    kind: "transaction",
-    page: options.query satisfies PageRequest,
-    url: options.url,
-    fetch: (window) => db().ledgerTransaction.findMany({ where: { accountId: account.id, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take }),
-    exists: async (cursor) => (await db().ledgerTransaction.count({ where: { id: cursor, accountId: account.id } })) === 1,
-    serialize: serializeTransaction,
   });
 }
 

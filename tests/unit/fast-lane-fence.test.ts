@@ -3,9 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { readSourceFiles } from "../helpers/source-files";
 
-/** The measured hot paths: the point read and list, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
+/** The measured hot paths: the application point read and list, the account read and its ledger page, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
 const FAST_LANE_ALLOWED = [
   "lib/applications/queries.ts",
+  "lib/accounts/queries.ts",
   "lib/applications/batched-transaction.ts",
   "lib/oauth/client-authentication.ts",
   "lib/idempotency/idempotency.ts",

@@ -2,7 +2,7 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { accountIdParamsSchema } from "@/lib/accounts/schemas";
 import { accountSchema } from "@/lib/accounts/serialize";
-import { retrieveAccount } from "@/lib/accounts/service";
+import { retrieveAccount } from "@/lib/accounts/queries";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}", {
   GET: endpoint({

@@ -2,7 +2,7 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { accountIdParamsSchema, listTransactionsQuerySchema } from "@/lib/accounts/schemas";
 import { transactionListSchema } from "@/lib/accounts/serialize";
-import { listTransactions } from "@/lib/accounts/service";
+import { listTransactions } from "@/lib/accounts/queries";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/transactions", {
   GET: endpoint({
