@@ -63,8 +63,11 @@ function unpaid(instalment: InstalmentState): number {
   return instalment.amountPence - instalment.paidPence;
 }
 
+/** The instalment statuses whose unpaid remainder is in arrears. */
+export const ARREARS_STATUSES = ["missed", "partially_paid"] as const satisfies readonly InstalmentStatus[];
+
 function inArrears(instalment: InstalmentState): boolean {
-  return instalment.status === "missed" || instalment.status === "partially_paid";
+  return (ARREARS_STATUSES as readonly InstalmentStatus[]).includes(instalment.status);
 }
 
 /** Instalments that fell due and were not collected in full, oldest first. */
@@ -81,11 +84,16 @@ export function arrearsPence(instalments: readonly InstalmentState[]): number {
  * outstanding, interest accrued to today and any fees. Arrears are part of those, not on top of them.
  */
 export function balanceAsOf(account: BalanceState, instalments: readonly InstalmentState[], asOf: string): Balance {
+  return balanceWithArrears(account, arrearsPence(instalments), asOf);
+}
+
+/** The balance, given the arrears already summed (by PostgreSQL, for the account read). */
+export function balanceWithArrears(account: BalanceState, arrears: number, asOf: string): Balance {
   const interest = interestAccruedAsOf(account, asOf);
   return {
     principal_outstanding_pence: account.principalOutstandingPence,
     interest_accrued_pence: interest,
-    arrears_pence: arrearsPence(instalments),
+    arrears_pence: arrears,
     payoff_pence: account.principalOutstandingPence + interest + account.feesOutstandingPence,
   };
 }

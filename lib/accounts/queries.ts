@@ -1,19 +1,22 @@
-// The account read and the ledger page: hot paths the benchmark measures (docs/performance.md), one query each
-// on the fast lane (lib/fast-lane.ts). The rows come back shaped as Prisma's, so the one serializer
-// (serializeAccount, serializeTransaction) renders them; a test holds the shapes equal.
+// The hot reads of accounts the benchmark measures (docs/performance.md), one query each on the fast lane
+// (lib/fast-lane.ts): the account read and the ledger page, rendered to JSON by PostgreSQL (accountJsonSql and
+// transactionJsonSql, held equal to their serializers by a test), and the account with its instalments in
+// Prisma's shape, for the MCP loan tools (held equal to Prisma's row by a test).
 import type { z } from "zod";
 import { readRows } from "../fast-lane";
-import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
-import { paginate, type PageRequest } from "../http/pagination";
+import { Prisma, type Account, type Instalment } from "../generated/prisma/client";
+import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
+import { RenderedJson } from "../http/rendered-json";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
+import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
-import { serializeAccount, serializeTransaction } from "./serialize";
+import { accountJsonSql, joinAccountJson, transactionJsonSql } from "./serialize";
 import { noSuchAccount } from "./service";
 
 /** The accounts columns under Prisma's field names, enums as text. */
-export const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::text AS environment,
+const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::text AS environment,
   application_id AS "applicationId", status::text AS status, product::text AS product, company_number AS "companyNumber",
   company_name AS "companyName", principal_pence AS "principalPence", credit_limit_pence AS "creditLimitPence",
   term_months AS "termMonths", apr_bps AS "aprBps", sub_account_id AS "subAccountId", reference, metadata,
@@ -29,8 +32,10 @@ const INSTALMENTS_JSON = Prisma.sql`COALESCE((SELECT json_agg(json_build_object(
   'dueDate', due_date, 'principalPence', principal_pence, 'interestPence', interest_pence, 'amountPence', amount_pence,
   'paidPence', paid_pence, 'status', status) ORDER BY number) FROM instalments WHERE account_id = accounts.id), '[]'::json)`;
 
-const TRANSACTION_COLUMNS = Prisma.sql`id, account_id AS "accountId", type::text AS type, amount_pence AS "amountPence",
-  payment_id AS "paymentId", posted_at AS "postedAt"`;
+/** What the balance is computed from, under BalanceState's names. */
+const BALANCE_COLUMNS = Prisma.sql`product::text AS product, status::text AS status, apr_bps AS "aprBps", term_months AS "termMonths",
+  opened_on AS "openedOn", principal_outstanding_pence AS "principalOutstandingPence", interest_accrued_pence AS "interestAccruedPence",
+  fees_outstanding_pence AS "feesOutstandingPence", interest_accrued_through AS "interestAccruedThrough"`;
 
 /** The caller's account with its instalments, or null; another project's or environment's is null too. */
 export async function readOwnAccount(tenant: Tenant, id: string): Promise<(Account & { instalments: Instalment[] }) | null> {
@@ -39,10 +44,14 @@ export async function readOwnAccount(tenant: Tenant, id: string): Promise<(Accou
   return row ?? null;
 }
 
-export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }) {
-  const account = await readOwnAccount(tenant, id);
-  if (!account) throw noSuchAccount(id);
-  return serializeAccount(account, account.instalments, utcDate(await tenantNow(tenant)));
+/** The account object, rendered by PostgreSQL but for the balance (accountJsonSql). */
+export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
+  const [row] = await readRows<BalanceState & { arrears: number; head: string; tail: string }>(Prisma.sql`SELECT ${BALANCE_COLUMNS},
+      ${accountJsonSql.arrears} AS arrears, ${accountJsonSql.head} AS head, ${accountJsonSql.tail} AS tail
+    FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment"`);
+  if (!row) throw noSuchAccount(id);
+  const balance = balanceWithArrears(row, row.arrears, utcDate(await tenantNow(tenant)));
+  return new RenderedJson(joinAccountJson(row.head, balance, row.tail));
 }
 
 async function ownsAccount(tenant: Tenant, id: string): Promise<boolean> {
@@ -51,20 +60,26 @@ async function ownsAccount(tenant: Tenant, id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-export async function listTransactions(options: { tenant: Tenant; id: string; query: z.output<typeof listTransactionsQuerySchema>; url: string }) {
+/**
+ * A page of the account's ledger, rendered by PostgreSQL. The account's ownership is checked in the page's own
+ * query; only an empty page asks again, to tell an account with no entries from someone else's.
+ */
+export async function listTransactions(options: { tenant: Tenant; id: string; query: z.output<typeof listTransactionsQuerySchema>; url: string }): Promise<RenderedJson> {
   const { tenant, id } = options;
-  if (!(await ownsAccount(tenant, id))) throw noSuchAccount(id);
-  return paginate({
+  const owned = Prisma.sql`EXISTS (SELECT 1 FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment")`;
+  const page = await paginate({
     kind: "transaction",
     page: options.query satisfies PageRequest,
     url: options.url,
     fetch: (window) => {
       const cursor = !window.id ? [] : "lt" in window.id ? [Prisma.sql`id < ${window.id.lt}`] : [Prisma.sql`id > ${window.id.gt}`];
       const order = window.orderBy.id === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-      return readRows<LedgerTransaction>(Prisma.sql`SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions
-        WHERE ${Prisma.join([Prisma.sql`account_id = ${id}`, ...cursor], " AND ")} ORDER BY id ${order} LIMIT ${window.take}`);
+      return readRows<{ id: string; json: string }>(Prisma.sql`SELECT id, ${transactionJsonSql} AS json FROM ledger_transactions
+        WHERE ${Prisma.join([Prisma.sql`account_id = ${id}`, owned, ...cursor], " AND ")} ORDER BY id ${order} LIMIT ${window.take}`);
     },
-    exists: async (cursor) => (await readRows<{ id: string }>(Prisma.sql`SELECT id FROM ledger_transactions WHERE id = ${cursor} AND account_id = ${id}`)).length === 1,
-    serialize: serializeTransaction,
+    exists: async (cursor) => (await readRows<{ id: string }>(Prisma.sql`SELECT id FROM ledger_transactions WHERE id = ${cursor} AND account_id = ${id} AND ${owned}`)).length === 1,
+    serialize: (row) => new RenderedJson(row.json),
   });
+  if (page.data.length === 0 && !(await ownsAccount(tenant, id))) throw noSuchAccount(id);
+  return renderListEnvelope(page);
 }

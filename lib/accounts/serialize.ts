@@ -1,9 +1,10 @@
 // The account object (spec 2.4), its balance and its ledger transactions as they go on the wire, with the zod
 // schema of each beside its serializer (the API reference documents replies with them).
 import { z } from "zod";
-import type { Account, Instalment, LedgerTransaction } from "../generated/prisma/client";
+import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
+import { isoTimestampSql } from "../http/rendered-json";
 import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
-import { balanceAsOf, type Balance } from "./allocation";
+import { ARREARS_STATUSES, balanceAsOf, type Balance } from "./allocation";
 import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES, TRANSACTION_TYPES } from "./schemas";
 
 export const balanceSchema = z
@@ -143,3 +144,34 @@ export function serializeMandate(account: Pick<Account, "mandateId" | "mandateSt
     revoked_at: account.mandateRevokedAt?.toISOString() ?? null,
   };
 }
+
+/**
+ * The account object as PostgreSQL renders it for the account read, over a row of `accounts`, in two halves
+ * around the balance, which only JavaScript computes (interest accrues to the tenant's today): `head` holds the
+ * fields before it and `tail` those after, each compact JSON text, and `arrears` the sum the balance needs.
+ * joinAccountJson puts the three together: the object serializeAccount returns, field for field and in the same
+ * order (tests/database/accounts/serialize-sql.test.ts holds the two equal).
+ */
+export const accountJsonSql = {
+  head: Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'account' AS object, environment = 'live' AS livemode, status,
+    CASE WHEN status = 'forborne' THEN forborne_until END AS forborne_until, product, application_id,
+    (SELECT borrower FROM (SELECT company_number, company_name) borrower) AS borrower, principal_pence, credit_limit_pence,
+    CASE WHEN credit_limit_pence IS NULL THEN NULL WHEN status IN ('settled', 'closed') THEN 0
+      ELSE GREATEST(0, credit_limit_pence - principal_outstanding_pence) END AS available_pence,
+    term_months, apr_bps::float8 / 100 AS rate_apr, apr_bps, ${isoTimestampSql("disbursed_at")} AS disbursed_at) rendered))::text`,
+  tail: Prisma.sql`row_to_json((SELECT rendered FROM (SELECT COALESCE((SELECT json_agg(instalment ORDER BY instalment.number)
+      FROM (SELECT number, due_date, principal_pence, interest_pence, amount_pence, status FROM instalments
+        WHERE account_id = accounts.id) instalment), '[]'::json) AS schedule,
+    sub_account_id, reference, metadata, ${isoTimestampSql("created_at")} AS created_at) rendered))::text`,
+  arrears: Prisma.sql`(SELECT COALESCE(SUM(amount_pence - paid_pence), 0)::int FROM instalments
+    WHERE account_id = accounts.id AND status::text IN (${Prisma.join(ARREARS_STATUSES)}))`,
+};
+
+/** The account object's JSON text from accountJsonSql's halves and the balance. */
+export function joinAccountJson(head: string, balance: Balance, tail: string): string {
+  return `${head.slice(0, -1)},"balance":${JSON.stringify(balance)},${tail.slice(1)}`;
+}
+
+/** The transaction object as PostgreSQL renders it for the ledger page, over a row of `ledger_transactions`: what serializeTransaction returns. */
+export const transactionJsonSql = Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'transaction' AS object, account_id, type,
+  amount_pence, payment_id, ${isoTimestampSql("posted_at")} AS posted_at) rendered))::text`;

@@ -1,5 +1,6 @@
 import { config } from "../env";
 import { Prisma, type Application } from "../generated/prisma/client";
+import { isoTimestampSql } from "../http/rendered-json";
 
 /** The columns the application object is made from. */
 export type ApplicationView = Pick<
@@ -47,10 +48,6 @@ export function serializeApplication(application: ApplicationView) {
 
 export type ApplicationObject = ReturnType<typeof serializeApplication>;
 
-/** A timestamptz column as `Date.prototype.toISOString` writes it (UTC, milliseconds), or null. */
-function isoTimestamp(column: string): Prisma.Sql {
-  return Prisma.sql`to_char(${Prisma.raw(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
 
 /**
  * The application object as PostgreSQL renders it, for the hottest reads (the point read and the list), over
@@ -63,7 +60,7 @@ export function applicationJsonSql(): Prisma.Sql {
   return Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'application' AS object, environment = 'live' AS livemode,
     status, (SELECT company FROM (SELECT company_number, company_name AS name) company) AS business, amount_pence,
     term_months, product, purpose, reference, ${handoffUrl("")}::text || handoff_token AS handoff_url,
-    ${isoTimestamp("expires_at")} AS expires_at, ${isoTimestamp("created_at")} AS created_at,
-    ${isoTimestamp("submitted_at")} AS submitted_at, ${isoTimestamp("withdrawn_at")} AS withdrawn_at, withdrawal_reason,
-    ${isoTimestamp("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, metadata) rendered))::text`;
+    ${isoTimestampSql("expires_at")} AS expires_at, ${isoTimestampSql("created_at")} AS created_at,
+    ${isoTimestampSql("submitted_at")} AS submitted_at, ${isoTimestampSql("withdrawn_at")} AS withdrawn_at, withdrawal_reason,
+    ${isoTimestampSql("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, metadata) rendered))::text`;
 }

@@ -1,13 +1,14 @@
-// The account read and the ledger page read on the fast lane (lib/accounts/queries.ts) with hand-written
-// column lists. They must give rows exactly as Prisma gives them, field for field and type for type, so the
-// one serializer renders both; a column added to the schema and not to the query fails here.
+// The account reads on the fast lane (lib/accounts/queries.ts). The account read and the ledger page are
+// rendered by PostgreSQL: they must give exactly what serializeAccount and serializeTransaction give, field for
+// field and in the same order, for accounts in every state. readOwnAccount's hand-written column list must give
+// the row exactly as Prisma does, so a column added to the schema and not to the query fails here.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readOwnAccount, listTransactions } from "@/lib/accounts/queries";
-import { agreeForbearance, drawDown } from "@/lib/accounts/service";
+import { listTransactions, readOwnAccount, retrieveAccount } from "@/lib/accounts/queries";
+import { agreeForbearance, drawDown, writeOffAccount } from "@/lib/accounts/service";
 import { runDueServicing } from "@/lib/accounts/servicing";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { serializeTransaction } from "@/lib/accounts/serialize";
+import { serializeAccount, serializeTransaction } from "@/lib/accounts/serialize";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
@@ -28,6 +29,72 @@ afterEach(() => restoreClock());
 async function byPrisma(id: string) {
   return db().account.findUniqueOrThrow({ where: { id }, include: { instalments: { orderBy: { number: "asc" } } } });
 }
+
+/** The account read's JSON and serializeAccount's object for the same row, today on the frozen clock. */
+async function bothRenderings(id: string, asOf: string) {
+  const rendered = (await retrieveAccount({ tenant, id })).text;
+  const row = await byPrisma(id);
+  return { rendered: JSON.parse(rendered) as unknown, expected: serializeAccount(row, row.instalments, asOf) };
+}
+
+async function expectRenderedAsSerialized(id: string, asOf: string) {
+  const { rendered, expected } = await bothRenderings(id, asOf);
+  expect(rendered).toStrictEqual(expected);
+  // Key order too: the two renderings must be interchangeable byte for byte once re-serialised.
+  expect(JSON.stringify(rendered)).toBe(JSON.stringify(expected));
+  return expected;
+}
+
+describe("retrieveAccount renders what serializeAccount returns", () => {
+  it("for a new term loan, its APR a fraction of a percent", async () => {
+    const account = await fundedAccount(tenant, { termMonths: 6 });
+    await db().account.update({ where: { id: account.id }, data: { aprBps: 1299 } });
+    const object = await expectRenderedAsSerialized(account.id, "2097-04-10");
+    expect(object.rate_apr).toBe(12.99);
+    expect(object.schedule).toHaveLength(6);
+  });
+
+  it("for a forborne account with text JSON must escape, its interest accrued to a later day", async () => {
+    const account = await fundedAccount(tenant);
+    await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2097-06-01" });
+    await db().account.update({
+      where: { id: account.id },
+      data: { companyName: 'O\'Brien "Quotes" \\ Back\nslash Ltd', reference: "ref <x> \u2028", metadata: { note: "emoji 🚀 and \" and \\", crm: "C-1" } },
+    });
+    clock.set("2097-04-25T09:00:00.000Z");
+    const object = await expectRenderedAsSerialized(account.id, "2097-04-25");
+    expect(object.forborne_until).toBe("2097-06-01");
+    expect(object.balance.interest_accrued_pence).toBeGreaterThan(0);
+  });
+
+  it("for an account in arrears, a partly paid instalment counting what is unpaid", async () => {
+    const account = await fundedAccount(tenant, { termMonths: 3 });
+    await db().instalment.update({ where: { accountId_number: { accountId: account.id, number: 1 } }, data: { status: "partially_paid", paidPence: 1_000 } });
+    await db().instalment.update({ where: { accountId_number: { accountId: account.id, number: 2 } }, data: { status: "missed" } });
+    await db().account.update({ where: { id: account.id }, data: { status: "in_arrears" } });
+    const object = await expectRenderedAsSerialized(account.id, "2097-04-10");
+    const [first, second] = object.schedule;
+    expect(object.balance.arrears_pence).toBe(first!.amount_pence - 1_000 + second!.amount_pence);
+  });
+
+  it("for a written-off account and for a Flex facility with drawdowns", async () => {
+    const closed = await fundedAccount(tenant);
+    await writeOffAccount({ projectId: project.project_id, id: closed.id });
+    expect((await expectRenderedAsSerialized(closed.id, "2097-04-10")).status).toBe("closed");
+
+    const flex = await fundedAccount(tenant, { product: "flex" });
+    await db().$transaction((transaction) => drawDown({ tenant, id: flex.id, input: { amount_pence: 5_000 }, transaction }));
+    const object = await expectRenderedAsSerialized(flex.id, "2097-04-10");
+    expect(object.available_pence).toBe(object.credit_limit_pence! - object.balance.principal_outstanding_pence);
+  });
+
+  it("is 404 for another project's account and for the other environment", async () => {
+    const account = await fundedAccount(tenant);
+    const other = await createTestProject();
+    await expect(retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: account.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: account.id })).rejects.toMatchObject({ code: "not_found" });
+  });
+});
 
 describe("readOwnAccount", () => {
   it("gives a term loan exactly as Prisma does, instalments in order", async () => {
@@ -67,13 +134,22 @@ describe("listTransactions", () => {
     expect(expected.length).toBeGreaterThanOrEqual(4);
 
     const url = `/partner/v1/accounts/${account.id}/transactions`;
-    const first = await listTransactions({ tenant, id: account.id, query: { limit: 2 }, url });
+    const page = async (query: Parameters<typeof listTransactions>[0]["query"]) =>
+      JSON.parse((await listTransactions({ tenant, id: account.id, query, url })).text) as { data: unknown[]; has_more: boolean };
+    const first = await page({ limit: 2 });
     expect(first.data).toStrictEqual(expected.slice(0, 2));
+    expect(JSON.stringify(first.data)).toBe(JSON.stringify(expected.slice(0, 2)));
     expect(first.has_more).toBe(true);
-    const rest = await listTransactions({ tenant, id: account.id, query: { limit: 100, starting_after: expected[1]!.id }, url });
-    expect(rest.data).toStrictEqual(expected.slice(2));
-    const back = await listTransactions({ tenant, id: account.id, query: { limit: 100, ending_before: expected[2]!.id }, url });
-    expect(back.data).toStrictEqual(expected.slice(0, 2));
+    expect((await page({ limit: 100, starting_after: expected[1]!.id })).data).toStrictEqual(expected.slice(2));
+    expect((await page({ limit: 100, ending_before: expected[2]!.id })).data).toStrictEqual(expected.slice(0, 2));
+  });
+
+  it("is an empty page, not a 404, past the oldest entry of the caller's account", async () => {
+    const account = await fundedAccount(tenant);
+    const [oldest] = await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" }, take: 1 });
+    const query = { limit: 10, starting_after: oldest!.id };
+    const body = JSON.parse((await listTransactions({ tenant, id: account.id, query, url: "/x" })).text) as { data: unknown[]; has_more: boolean };
+    expect(body).toMatchObject({ data: [], has_more: false });
   });
 
   it("is 404 for another project's account, and for a cursor from another account's ledger", async () => {
