@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   enquiry: "enq",
   /** Identity checks (spec 2.9 names the object only as `verification`; the prefix is ours). */
   identityCheck: "idv",
+  mcpToolCall: "mcpc",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

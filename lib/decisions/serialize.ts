@@ -2,7 +2,7 @@ import type { Application, Decision } from "../generated/prisma/client";
 import type { Condition } from "./engine";
 import { schedulePreview, type OfferTerms } from "./offer-terms";
 
-const REASON_MESSAGES: Record<string, string> = {
+export const REASON_MESSAGES: Record<string, string> = {
   adverse_credit: "The business or its directors have adverse credit history.",
   affordability: "The repayments are not affordable on the business's turnover.",
   identity_unverified: "The identity of the business or its directors could not be verified.",

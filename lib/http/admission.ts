@@ -43,7 +43,7 @@ export async function admit(ring: Ring, { scope, authenticatesClient, streams, a
     await meterClientAuthentication(request, context);
     return { principal: null, release: nothingToRelease };
   }
-  if (ring !== "partner" || !scope) return { principal: null, release: nothingToRelease };
+  if (!scope) return { principal: null, release: nothingToRelease };
   let principal: Principal;
   try {
     principal = await authenticateBearer(request);

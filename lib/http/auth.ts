@@ -1,10 +1,11 @@
 // The bearer steps of the partner ring: authenticate the access token, then check the route's scope and the
 // environment of the objects a request touches.
-import type { PartnerScope } from "../oauth/scopes";
+import { SCOPE_SPELLINGS, type PartnerScope } from "../oauth/scopes";
 import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
 import { isRevokedByProject, readProjectState } from "../projects/project-state";
 import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
+import { config } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 
 export interface Principal {
@@ -19,10 +20,15 @@ export interface Principal {
   sandboxClockOffsetDays: number;
 }
 
+/**
+ * A 401's challenge names the protected-resource metadata (RFC 9728, section 5.1), where a client such as an MCP
+ * client finds the authorization server to get a token from.
+ */
 function rejected(code: ErrorCode, description: string): ApiError {
+  const metadata = `${config().HUB_URL}/.well-known/oauth-protected-resource`;
   return new ApiError(code, {
     message: description,
-    headers: { "WWW-Authenticate": `Bearer realm="partner", error="invalid_token", error_description="${description}"` },
+    headers: { "WWW-Authenticate": `Bearer realm="partner", resource_metadata="${metadata}", error="invalid_token", error_description="${description}"` },
   });
 }
 
@@ -85,7 +91,7 @@ export async function authenticateBearer(request: Request): Promise<Principal> {
 }
 
 export function assertScope(principal: Principal, scope: PartnerScope): void {
-  if (principal.scopes.has(scope)) return;
+  if (principal.scopes.has(scope) || SCOPE_SPELLINGS[scope]?.some((spelling) => principal.scopes.has(spelling))) return;
   throw new ApiError("insufficient_scope", {
     message: `This endpoint requires the ${scope} scope.`,
     headers: { "WWW-Authenticate": `Bearer realm="partner", error="insufficient_scope", scope="${scope}"` },

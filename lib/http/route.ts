@@ -53,6 +53,14 @@ type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> 
 /** A route that requires a scope has a bearer-authenticated caller; any other has none. */
 type TenantOf<S> = S extends PartnerScope ? Tenant : undefined;
 
+/** The access token a bearer-authenticated caller sent: what it carries beyond the tenant. */
+export interface BearerToken {
+  scopes: ReadonlySet<string>;
+  clientId: string;
+  /** The token's `jti`. */
+  tokenId: string;
+}
+
 /** An endpoint that authenticates an OAuth client gets the client; any other has none. */
 type ClientOf<A> = A extends true ? AuthenticatedClient : undefined;
 
@@ -63,6 +71,8 @@ export interface HandlerInput<P, Q, B, T, C = Tenant, A = undefined> {
   tenant: C;
   /** The OAuth client that authenticated (RFC 6749 §2.3), on the endpoints that authenticate one. */
   client: A;
+  /** The caller's access token, on a bearer-authenticated route (whose scopes a server of tools reads). */
+  token: C extends Tenant ? BearerToken : undefined;
   /**
    * An idempotent endpoint runs its handler in one transaction, which also records the Idempotency-Key's
    * outcome: the handler's writes go here. Other endpoints have none (their services open their own).
@@ -245,7 +255,8 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const tenant: Tenant | undefined = principal
       ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }
       : undefined;
-    const handlerInput = { request, context, tenant, client: client ?? undefined, params, query, body, transaction: undefined };
+    const token: BearerToken | undefined = principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined;
+    const handlerInput = { request, context, tenant, token, client: client ?? undefined, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, request }, context);
     if (declared.idempotent) {
       response = await runIdempotently(declared.handler, handlerInput, {
@@ -309,7 +320,8 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
 }
 
 /**
- * A partner endpoint must say which scope it needs (or `null`); no other ring has scopes. An endpoint that
+ * A partner endpoint must say which scope it needs (or `null`); the public ring has none, and the site has one
+ * bearer-authenticated endpoint (the partner MCP server at /partner/mcp). An endpoint that
  * authenticates an OAuth client takes no bearer token. A capability belongs to the caller's project, so only a
  * bearer route can require one. Only an idempotent endpoint stores replies, so only it may name fields to
  * withhold from them. A per-address bucket replaces the ring's, which a caller with credentials never has.
@@ -317,7 +329,7 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   const { scope, authenticatesClient } = target.config;
   if (ring === "partner" && scope === undefined) throw new Error(`Partner endpoint "${key}" declares no scope`);
-  if (ring !== "partner" && scope) throw new Error(`Endpoint "${key}" is not on the partner ring: it cannot require a scope`);
+  if (ring === "public" && scope) throw new Error(`Endpoint "${key}" is on the public ring, which takes no credential: it cannot require a scope`);
   if (authenticatesClient && scope) throw new Error(`Endpoint "${key}" authenticates an OAuth client: it cannot also require a bearer scope`);
   if (target.config.capability && !scope) throw new Error(`Endpoint "${key}" requires a capability but no bearer scope: there is no project to check`);
   if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);

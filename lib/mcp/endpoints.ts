@@ -1,9 +1,13 @@
-// The public MCP server's JSON-RPC endpoint, declared once and mounted at both addresses the spec gives it:
-// POST /mcp on the site and POST /public/v1/mcp on the hub, sharing one per-address limit (docs/mcp.md).
-import { endpoint } from "../http/route";
+// The MCP servers' endpoints, each declared once and mounted at both addresses the spec gives it (docs/mcp.md):
+// the public server at /mcp on the site and /public/v1/mcp on the hub, sharing one per-address limit; the
+// partner server at /partner/mcp on the site and /partner/v1/mcp, behind a token carrying the `mcp.read` floor.
+import { config } from "../env";
+import { endpoint, ok } from "../http/route";
 import { PUBLIC_MCP_LIMIT } from "../ratelimit/policies";
+import { answerPartnerMcp, partnerMcpProbe } from "./partner-server";
 import { answerPublicMcp } from "./public-server";
-import { jsonRpcBodySchema, jsonRpcResponseSchema } from "./schemas";
+import { jsonRpcBodySchema, jsonRpcResponseSchema, partnerMcpProbeSchema } from "./schemas";
+import { assertNotOpeningStream } from "./server";
 
 export const publicMcpEndpoint = endpoint({
   summary: "Call the public MCP server (JSON-RPC 2.0)",
@@ -17,3 +21,36 @@ export const publicMcpEndpoint = endpoint({
   errorFormat: "json-rpc",
   handler: ({ request, body, context }) => answerPublicMcp(request, body, context),
 });
+
+export const partnerMcpEndpoint = endpoint({
+  summary: "Call the partner MCP server (JSON-RPC 2.0)",
+  description:
+    "The public server's methods and tools, plus your project's tools, each opened by a scope (`mcp.read`, `account.read`, `ops.read`, " +
+    "`owner.read`; docs/mcp.md maps the site scheme's colon scopes). A tool your token's scopes do not open is not listed and a call to it " +
+    "is -32602. Every call of an `account.read` tool is audited. Without a valid token: 401 with `WWW-Authenticate` naming the " +
+    "protected-resource metadata.",
+  scope: "mcp.read",
+  responses: { 200: jsonRpcResponseSchema, 202: null },
+  errors: ["origin_not_allowed", "mcp_protocol_version_unsupported"],
+  body: jsonRpcBodySchema,
+  errorFormat: "json-rpc",
+  handler: ({ request, body, context, tenant, token }) => answerPartnerMcp({ request, body, context, tenant, token }),
+});
+
+/** GET on the partner server at `path` (below the site's or the partner API's origin): the authenticated probe. */
+export function partnerMcpProbeEndpoint(address: () => string) {
+  return endpoint({
+    summary: "The partner MCP server's identity, and what your token opens",
+    description: "Identity, protocol revision, transport and endpoint, with your token's environment and scopes and the tools they open. Connect an MCP client to the same URL with POST.",
+    scope: "mcp.read",
+    responses: { 200: partnerMcpProbeSchema },
+    errors: ["method_not_allowed"],
+    handler: ({ request, tenant, token }) => {
+      assertNotOpeningStream(request, "GET, HEAD, OPTIONS, POST");
+      return ok(partnerMcpProbe(address(), tenant, token));
+    },
+  });
+}
+
+export const sitePartnerMcpAddress = () => `${config().BASE_URL}/partner/mcp`;
+export const partnerApiMcpAddress = () => `${config().PARTNER_API_URL}/partner/v1/mcp`;

@@ -26,6 +26,7 @@ export function publicMcpServer(): McpServerDefinition<undefined> {
     tools: publicToolTable(),
     // Our own sites only (BASE_URL, HUB_URL and CORS_ALLOWED_ORIGINS).
     allowedOrigins: () => [...siteOrigins(), new URL(config().HUB_URL).origin],
+    scopesOf: () => null,
   };
   return definition;
 }

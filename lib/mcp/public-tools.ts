@@ -12,8 +12,8 @@ import { text } from "../http/response-schema";
 import { mcpQuoteResultSchema } from "./schemas";
 import { defineTool, ToolTable, type McpTool } from "./tools";
 
-/** The public server has no caller to act for. */
-type Nobody = undefined;
+/** The public tools act for nobody: they read no caller, so the partner server carries them too. */
+type Nobody = unknown;
 
 const PRODUCTS = ["business_loan", "flex", "slice"] as const;
 type ProductId = (typeof PRODUCTS)[number];
@@ -211,7 +211,7 @@ const howToApply = defineTool<Nobody, typeof noArguments, typeof howToApplyOutpu
   },
 });
 
-const PUBLIC_TOOLS: McpTool<Nobody>[] = [listProducts, productDetails, getQuote, eligibilityCriteria, loyaltyTiers, howToApply];
+export const PUBLIC_TOOLS: readonly McpTool<Nobody>[] = [listProducts, productDetails, getQuote, eligibilityCriteria, loyaltyTiers, howToApply];
 
 let table: ToolTable<Nobody> | undefined;
 

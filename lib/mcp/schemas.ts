@@ -61,3 +61,12 @@ export const mcpServerCardSchema = mcpProbeSchema
 
 /** A POST's body: any JSON; the MCP layer answers anything that is not one JSON-RPC message (spec 7.4). */
 export const jsonRpcBodySchema = z.unknown().meta({ description: "One JSON-RPC 2.0 message: a request (`jsonrpc`, `id`, `method`, `params`) or a notification." });
+
+/** GET on the partner server: the probe, with the token's environment and scopes and the tools they open. */
+export const partnerMcpProbeSchema = mcpProbeSchema
+  .extend({
+    environment: z.enum(["sandbox", "live"]),
+    scopes: z.array(text()),
+    tools: z.array(text()).meta({ description: "The names of the tools this token may call." }),
+  })
+  .meta({ id: "PartnerMcpProbe", description: "The partner MCP server's identity and capabilities, and what the calling token opens." });

@@ -11,7 +11,7 @@ import { ApiError, describeErrorCode } from "../errors";
 import { errorOutcome, type RequestContext } from "../http/request-context";
 import { parseWith } from "../http/validation";
 import { assertAllowedOrigin, assertProtocolVersion, isInitialize, JSON_RPC, JsonRpcError, PROTOCOL_VERSION, readMessage, SERVER_VERSION } from "./protocol";
-import type { ToolTable } from "./tools";
+import { mayCall, type McpTool, type ToolTable } from "./tools";
 
 export interface McpServerDefinition<C> {
   /** `serverInfo.name`. */
@@ -22,7 +22,13 @@ export interface McpServerDefinition<C> {
   tools: ToolTable<C>;
   /** Browser origins allowed to call (a request without Origin always may). */
   allowedOrigins: () => readonly string[];
+  /** The scopes the caller's token carries, which open the tools with `access`; `null` on a server without credentials. */
+  scopesOf: (caller: C) => ReadonlySet<string> | null;
+  /** Records a call of a tool whose access is `audited`, whatever came of it. */
+  audit?: (call: { caller: C; tool: McpTool<C>; arguments: Record<string, unknown>; outcome: AuditedOutcome }) => Promise<void>;
 }
+
+export type AuditedOutcome = "ok" | "insufficient_scope" | "invalid_arguments" | "failed";
 
 export const CAPABILITIES = { tools: { listChanged: false } } as const;
 
@@ -51,18 +57,42 @@ function invalidArguments(error: ApiError, tool: string): JsonRpcError {
   });
 }
 
+/** A tool the token may not call: -32602 naming the scope that opens it (the tool is also absent from its `tools/list`). */
+function missingScope(tool: McpTool<unknown>): JsonRpcError {
+  const { scope, siteScope } = tool.access!;
+  return new JsonRpcError(JSON_RPC.invalidParams, `The tool ${tool.name} needs the ${scope} scope (${siteScope} in the site scheme), which this token does not carry.`, {
+    code: "insufficient_scope",
+    scope,
+  });
+}
+
 async function callTool<C>(definition: McpServerDefinition<C>, params: { name: string; arguments?: Record<string, unknown> }, caller: C, context: RequestContext): Promise<CallToolResult> {
   const tool = definition.tools.find(params.name);
   if (!tool) {
     throw new JsonRpcError(JSON_RPC.invalidParams, `Unknown tool: ${params.name}. tools/list names the tools.`, { code: "mcp_tool_not_found", name: params.name });
   }
   context.logFields.mcp_tool = tool.name;
+  const args = params.arguments ?? {};
+  const audit = tool.access?.audited && definition.audit ? (outcome: AuditedOutcome) => definition.audit!({ caller, tool, arguments: args, outcome }) : async () => undefined;
+  if (!mayCall(tool, definition.scopesOf(caller))) {
+    await audit("insufficient_scope");
+    throw missingScope(tool);
+  }
   try {
-    const input = parseWith(tool.input, params.arguments ?? {});
+    const input = parseWith(tool.input, args);
     const { text, structured } = await tool.run(input, caller);
+    await audit("ok");
     return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown>, isError: false };
   } catch (error) {
-    if (error instanceof ApiError && (error.code === "validation_failed" || error.code === "unknown_field")) throw invalidArguments(error, tool.name);
+    if (error instanceof ApiError && (error.code === "validation_failed" || error.code === "unknown_field")) {
+      await audit("invalid_arguments");
+      throw invalidArguments(error, tool.name);
+    }
+    await audit("failed");
+    // What the caller asked for does not exist (an unknown application, say): the tool's failed result, in its words.
+    if (error instanceof ApiError && describeErrorCode(error.code, "partner").status < 500) {
+      return { content: [{ type: "text", text: `${tool.name} failed: ${error.message}` }], isError: true };
+    }
     // A fault while running the tool is the tool's failed result (MCP: tool execution errors), logged with the
     // correlation id it names, as the route builder logs any fault.
     const { body } = errorOutcome(error, context);
@@ -76,7 +106,7 @@ function serverFor<C>(definition: McpServerDefinition<C>, message: JSONRPCMessag
   const server = new Server({ name: definition.name, title: definition.title, version: SERVER_VERSION }, { capabilities: CAPABILITIES, jsonSchemaValidator: NO_ELICITATION });
   const method = "method" in message ? message.method : undefined;
   if (method === "initialize") server.setRequestHandler(InitializeRequestSchema, () => initializeResult(definition));
-  if (method === "tools/list") server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definition.tools.listed }));
+  if (method === "tools/list") server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definition.tools.listedFor(definition.scopesOf(caller)) }));
   if (method === "tools/call") server.setRequestHandler(CallToolRequestSchema, (request) => callTool(definition, request.params, caller, context));
   return server;
 }

@@ -4,12 +4,21 @@
 // the authenticated tenant on the partner server.
 import { z } from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { GrantableScope, PartnerScope } from "../oauth/scopes";
 
 export interface ToolOutput<S> {
   /** The human-readable `content` text. */
   text: string;
   /** `structuredContent`, matching the tool's `output` schema. */
   structured: S;
+}
+
+/** Who may call a partner tool (spec 5.2): a token carrying `scope`, or the site scheme's `siteScope`. */
+export interface ToolAccess {
+  scope: PartnerScope;
+  siteScope: GrantableScope;
+  /** Personal-data reads: every call is written to the audit log (lib/mcp/audit.ts). */
+  audited: boolean;
 }
 
 export interface McpTool<C, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -23,6 +32,13 @@ export interface McpTool<C, I extends z.ZodType = z.ZodType, O extends z.ZodType
   input: I;
   output: O;
   run(input: z.output<I>, caller: C): Promise<ToolOutput<z.output<O>>> | ToolOutput<z.output<O>>;
+  /** The scopes that open it; a tool without is open to every caller of its server. */
+  access?: ToolAccess;
+}
+
+/** Whether a token with `scopes` may see and call `tool`; `null` scopes: a server without credentials, whose tools are all open. */
+export function mayCall(tool: Pick<McpTool<unknown>, "access">, scopes: ReadonlySet<string> | null): boolean {
+  return !tool.access || (scopes !== null && (scopes.has(tool.access.scope) || scopes.has(tool.access.siteScope)));
 }
 
 /** Declares one tool; exists so TypeScript checks `run` against the tool's schemas. */
@@ -46,7 +62,7 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
 }
 
 export class ToolTable<C> {
-  /** The `tools` of the `tools/list` reply. */
+  /** The `tools` of the `tools/list` reply to a caller who may call every tool, in table order. */
   readonly listed: Tool[];
   private readonly byName: Map<string, McpTool<C>>;
 
@@ -60,6 +76,11 @@ export class ToolTable<C> {
       annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     }));
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.alias, tool] as const]));
+  }
+
+  /** The `tools` of the `tools/list` reply to a token with `scopes`: those it may call. */
+  listedFor(scopes: ReadonlySet<string> | null): Tool[] {
+    return this.tools.every((tool) => mayCall(tool, scopes)) ? this.listed : this.listed.filter((_, index) => mayCall(this.tools[index]!, scopes));
   }
 
   /** The tool called `name`, by its snake_case name or its PascalCase alias. */

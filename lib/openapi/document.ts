@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { describeErrorCode, ERROR_CATALOGUE, type ErrorCode, type Ring } from "../errors";
 import type { RegisteredEndpoint } from "../http/route-registry";
-import { PARTNER_SCOPES } from "../oauth/scopes";
+import { GRANTABLE_SCOPES } from "../oauth/scopes";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
 
 export const OPENAPI_VERSION = "3.1.0";
@@ -94,7 +94,7 @@ function limitsOf(ring: Ring, endpoint: RegisteredEndpoint): string[] {
   const lines: string[] = [];
   if (config.addressLimit) lines.push(`${describe(config.addressLimit)} per client address (this endpoint's own bucket, apart from the ring's).`);
   else if (ring === "public") lines.push(`${describe(PUBLIC_LIMIT)} per client address (the public ring's window).`);
-  if (ring === "partner" && config.scope) lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
+  if (config.scope) lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
   if (ring === "partner" && !config.scope && !config.authenticatesClient) lines.push(`${describe(ANONYMOUS_PARTNER_LIMIT)} per client address.`);
   if (config.authenticatesClient) lines.push(`${describe(CLIENT_AUTHENTICATION_LIMIT)} per client address, before the client authenticates.`);
   if (config.rateLimit) lines.push(`${describe(config.rateLimit.policy)} per ${config.rateLimit.per} (this endpoint's own limit).`);
@@ -272,7 +272,7 @@ function sharedComponents(ring: Ring): Record<string, unknown> {
               flows: {
                 clientCredentials: {
                   tokenUrl: `${RINGS.partner.basePath}/oauth/token`,
-                  scopes: Object.fromEntries(PARTNER_SCOPES.map((scope) => [scope, `The \`${scope}\` scope.`])),
+                  scopes: Object.fromEntries(GRANTABLE_SCOPES.map((scope) => [scope, `The \`${scope}\` scope.`])),
                 },
               },
             },

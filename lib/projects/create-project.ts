@@ -5,7 +5,7 @@ import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";
 import { newKeyRow, type KeyEnvironment, type KeyType } from "../keys/secrets";
-import { PARTNER_SCOPES, type PartnerScope } from "../oauth/scopes";
+import { GRANTABLE_SCOPES, PARTNER_SCOPES, type GrantableScope } from "../oauth/scopes";
 
 export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
 export type ProjectTier = (typeof PROJECT_TIERS)[number];
@@ -13,7 +13,7 @@ export type ProjectTier = (typeof PROJECT_TIERS)[number];
 export const createProjectInputSchema = z.strictObject({
   name: requestString().trim().min(1).max(200),
   tier: z.enum(PROJECT_TIERS).default("build"),
-  scopes: z.array(z.enum(PARTNER_SCOPES)).min(1).optional(),
+  scopes: z.array(z.enum(GRANTABLE_SCOPES)).min(1).optional(),
   isDemo: z.boolean().default(false),
   /** Where the team's notifications are emailed (an endpoint disabled for failing). */
   ownerEmail: z.email().optional(),
@@ -26,7 +26,7 @@ export interface ProjectCredentials {
   client_id: string;
   sandbox: { secret_key: string; publishable_key: string };
   live: { secret_key: string; publishable_key: string };
-  scopes: PartnerScope[];
+  scopes: GrantableScope[];
 }
 
 export async function createProject(database: Database, input: CreateProjectInput): Promise<ProjectCredentials> {

@@ -10,7 +10,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { revokeOutstandingTokens, setProjectStatus } from "@/lib/projects/manage-project";
 import { signingKeys } from "@/lib/oauth/signing-keys";
-import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
+import { GRANTABLE_SCOPES, PARTNER_SCOPES } from "@/lib/oauth/scopes";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError } from "../../helpers/http";
@@ -389,7 +389,7 @@ describe("discovery documents and keys", () => {
       introspection_endpoint: `${server.url}/partner/v1/oauth/introspect`,
       grant_types_supported: ["client_credentials"],
       response_types_supported: [],
-      scopes_supported: [...PARTNER_SCOPES],
+      scopes_supported: [...GRANTABLE_SCOPES],
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
       id_token_signing_alg_values_supported: ["EdDSA"],
       service_documentation: expect.stringMatching(/^http/),
@@ -402,7 +402,7 @@ describe("discovery documents and keys", () => {
     expect(await response.json()).toMatchObject({
       resource: expect.stringMatching(/\/partner\/v1$/),
       authorization_servers: [server.url],
-      scopes_supported: [...PARTNER_SCOPES],
+      scopes_supported: [...GRANTABLE_SCOPES],
       bearer_methods_supported: ["header"],
     });
   });

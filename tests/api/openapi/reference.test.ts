@@ -192,6 +192,12 @@ describe("each route's reply matches its documented schema", () => {
     }),
     "partner GET /applications/{id}": () => ({ path: `/applications/${fixture.approved.id}`, init: partner("GET"), status: 200 }),
     "partner GET /accounts": () => ({ path: "/accounts?limit=2", init: partner("GET"), status: 200 }),
+    "partner GET /mcp": () => ({ path: "/mcp", init: partner("GET"), status: 200 }),
+    "partner POST /mcp": () => ({
+      path: "/mcp",
+      init: partner("POST", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "loan_status", arguments: { account_id: fixture.account } } }),
+      status: 200,
+    }),
     "partner GET /accounts/{id}": () => ({ path: `/accounts/${fixture.account}`, init: partner("GET"), status: 200 }),
     "partner GET /accounts/{id}/balance": () => ({ path: `/accounts/${fixture.account}/balance`, init: partner("GET"), status: 200 }),
     "partner GET /accounts/{id}/transactions": () => ({ path: `/accounts/${fixture.account}/transactions`, init: partner("GET"), status: 200 }),

@@ -3,6 +3,7 @@
 // applications and the public Business Loan quote are two scales, spec 2.2 and 4.8), a body that is empty or
 // not an object says so, and a key sent where an access token belongs says where to exchange it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/env";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
@@ -113,7 +114,9 @@ describe("a key sent where an access token belongs", () => {
     const response = await fetch(`${server.url}/partner/v1/applications`, bearer(project.sandbox.secret_key));
     const body = await expectApiError(response, 401, "unauthenticated");
     expect(body.error.message).toBe(SECRET_KEY_MESSAGE);
-    expect(response.headers.get("www-authenticate")).toBe(`Bearer realm="partner", error="invalid_token", error_description="${SECRET_KEY_MESSAGE}"`);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer realm="partner", resource_metadata="${config().HUB_URL}/.well-known/oauth-protected-resource", error="invalid_token", error_description="${SECRET_KEY_MESSAGE}"`,
+    );
     expect(JSON.stringify(body)).not.toContain(project.sandbox.secret_key);
   });
 

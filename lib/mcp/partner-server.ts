@@ -1,0 +1,58 @@
+// The partner MCP server (spec 4.9, 5.2), answered at {base_url}/partner/mcp and {partner_api_url}/partner/v1/mcp
+// alike: the public server's protocol and tools behind a partner access token carrying the `mcp.read` floor,
+// with the partner tools each opened by its own scope (lib/mcp/partner-tools.ts), metered in the project's
+// bucket like any partner request.
+import type { z } from "zod";
+import { config } from "../env";
+import { siteOrigins } from "../http/cors";
+import type { RequestContext } from "../http/request-context";
+import type { BearerToken } from "../http/route";
+import type { Tenant } from "../tenant";
+import { PROTOCOL_VERSION, SERVER_VERSION } from "./protocol";
+import { auditToolCall, partnerToolTable, type PartnerCaller } from "./partner-tools";
+import type { partnerMcpProbeSchema } from "./schemas";
+import { answerMcpPost, CAPABILITIES, type McpServerDefinition } from "./server";
+
+const INSTRUCTIONS =
+  "Your project's lending data on the business-finance platform, read-only, in the environment of your token (sandbox or live), " +
+  "beside the public tools (products, quotes, eligibility). explain_decision says why a decision came out as it did. " +
+  "application_status, customer_summary, loan_status, loan_statement and behavioural_digest read personal data: every call is audited. " +
+  "queue_status and enquiry_list give operational counts; platform_metrics, ops_metrics, portfolio_overview and config_snapshot describe the project. " +
+  "Tools your token's scopes do not open are not listed. Money is in pence.";
+
+let definition: McpServerDefinition<PartnerCaller> | undefined;
+
+export function partnerMcpServer(): McpServerDefinition<PartnerCaller> {
+  definition ??= {
+    name: "lending-platform-partner",
+    title: "Business finance: your project's applications, loans and operations",
+    instructions: INSTRUCTIONS,
+    tools: partnerToolTable(),
+    // Our own sites, and the partner API's origin.
+    allowedOrigins: () => [...siteOrigins(), new URL(config().HUB_URL).origin, new URL(config().PARTNER_API_URL).origin],
+    scopesOf: (caller) => caller.token.scopes,
+    audit: auditToolCall,
+  };
+  return definition;
+}
+
+/** One POST to either URL of the partner server. */
+export function answerPartnerMcp(input: { request: Request; body: unknown; context: RequestContext; tenant: Tenant; token: BearerToken }): Promise<Response> {
+  const { request, body, context, tenant, token } = input;
+  return answerMcpPost(partnerMcpServer(), { request, body, caller: { tenant, token }, context });
+}
+
+/** GET: the server's identity and capabilities, with what the token opens (authenticated, so per caller). */
+export function partnerMcpProbe(endpoint: string, tenant: Tenant, token: BearerToken): z.output<typeof partnerMcpProbeSchema> {
+  const server = partnerMcpServer();
+  return {
+    serverInfo: { name: server.name, title: server.title, version: SERVER_VERSION },
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    transport: "streamable-http",
+    endpoint,
+    environment: tenant.environment,
+    scopes: [...token.scopes].sort(),
+    tools: server.tools.listedFor(token.scopes).map((tool) => tool.name),
+  };
+}
