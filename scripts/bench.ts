@@ -28,6 +28,10 @@ const LATENCY_SECONDS = 5;
 /** Runs of each hot path per measurement, each between two runs of the floor. */
 const ROUNDS = 3;
 /** A floor below this share of its usual pace during a hot path's measurement gets that hot path measured again. */
+/** An MCP client's POST: JSON-RPC, after `initialize`, on revision 2025-06-18. */
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const mcpCall = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+
 const UNSTEADY_FLOOR = 0.9;
 
 interface Target {
@@ -372,6 +376,8 @@ async function main(): Promise<boolean> {
       { name: "GET /partner/v1/applications/{id}", method: "GET", path: `/partner/v1/applications/${applicationId}`, headers: bearer, minShareOfFloor: 0.65 },
       { name: "GET /partner/v1/accounts/{id}", method: "GET", path: `/partner/v1/accounts/${termAccountId}`, headers: sandboxBearer, minShareOfFloor: 0.65 },
       { name: "GET /partner/v1/accounts/{id}/transactions?limit=100", method: "GET", path: `/partner/v1/accounts/${flexAccountId}/transactions?limit=100`, headers: sandboxBearer, minShareOfFloor: 0.4 },
+      { name: "POST /public/v1/mcp tools/call get_quote", method: "POST", path: "/public/v1/mcp", headers: MCP_HEADERS, body: mcpCall("get_quote", { amount: 300, term: 28 }), minShareOfFloor: 0.5 },
+      { name: "POST /partner/v1/mcp tools/call loan_status", method: "POST", path: "/partner/v1/mcp", headers: { ...sandboxBearer, ...MCP_HEADERS }, body: mcpCall("loan_status", { account_id: termAccountId }), minShareOfFloor: 0.5 },
     ];
     const floorTarget: Target = { name: "framework floor: GET /healthz", method: "GET", path: "/healthz" };
     const floor = await measure(baseUrl, floorTarget, place);
