@@ -9,7 +9,8 @@ import type { RequestContext } from "../http/request-context";
 import type { BearerToken } from "../http/route";
 import type { Tenant } from "../tenant";
 import { PROTOCOL_VERSION, SERVER_VERSION } from "./protocol";
-import { auditToolCall, partnerToolTable, type PartnerCaller } from "./partner-tools";
+import { auditToolCall } from "./audit";
+import { partnerToolTable, type PartnerCaller } from "./partner-tools";
 import type { partnerMcpProbeSchema } from "./schemas";
 import { answerMcpPost, CAPABILITIES, type McpServerDefinition } from "./server";
 

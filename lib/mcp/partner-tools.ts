@@ -2,7 +2,6 @@
 // scope that opens it, in both spellings (docs/mcp.md has the table), so none can skip the check: a token
 // without it neither sees the tool in `tools/list` nor may call it. Every read is limited to the token's project
 // and environment. The `account.read` tools read personal data, and every call of theirs is audited.
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { balanceAsOf } from "../accounts/allocation";
 import { utcDate } from "../accounts/calendar";
@@ -17,7 +16,6 @@ import { REASON_MESSAGES } from "../decisions/serialize";
 import type { BearerToken } from "../http/route";
 import { requestString } from "../http/request-string";
 import { calendarDate, idOf, pence, text, timestamp } from "../http/response-schema";
-import { newId } from "../ids";
 import { clock, DAY_MS } from "../clock";
 import { readProjectState } from "../projects/project-state";
 import { tierLimitsFor } from "../ratelimit/policies";
@@ -25,7 +23,6 @@ import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { PUBLIC_TOOLS } from "./public-tools";
 import { SERVER_VERSION } from "./protocol";
-import type { AuditedOutcome } from "./server";
 import { defineTool, ToolTable, type McpTool, type ToolAccess } from "./tools";
 
 /** Who calls the partner server: the token's project and environment, and the token itself. */
@@ -613,32 +610,4 @@ let table: ToolTable<PartnerCaller> | undefined;
 export function partnerToolTable(): ToolTable<PartnerCaller> {
   table ??= new ToolTable<PartnerCaller>([...PUBLIC_TOOLS, ...PARTNER_TOOLS]);
   return table;
-}
-
-/** SHA-256 (hex) of JSON with every object's keys sorted: the same arguments give the same digest however they were written. */
-export function argumentsDigest(args: unknown): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value !== null && typeof value === "object"
-        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
-        : value;
-  return createHash("sha256").update(JSON.stringify(canonical(args))).digest("hex");
-}
-
-/** Writes one audit row for a call of a personal-data tool (docs/mcp.md, "Audit"). */
-export async function auditToolCall({ caller, tool, arguments: args, outcome }: { caller: PartnerCaller; tool: McpTool<PartnerCaller>; arguments: Record<string, unknown>; outcome: AuditedOutcome }) {
-  await db().mcpToolCall.create({
-    data: {
-      id: newId("mcpToolCall"),
-      projectId: caller.tenant.projectId,
-      environment: caller.tenant.environment,
-      clientId: caller.token.clientId,
-      tokenId: caller.token.tokenId,
-      tool: tool.name,
-      argumentsDigest: argumentsDigest(args),
-      outcome,
-      calledAt: clock.now(),
-    },
-  });
 }

@@ -3,10 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { readSourceFiles } from "../helpers/source-files";
 
-/** The measured hot paths: the application point read and list, the account read and its ledger page, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
+/** The measured hot paths: the application point read and list, the account read and its ledger page, the MCP loan-status call's audit row, the token endpoint's key lookup, the Idempotency-Key claim, and the create. */
 const FAST_LANE_ALLOWED = [
   "lib/applications/queries.ts",
   "lib/accounts/queries.ts",
+  "lib/mcp/audit.ts",
   "lib/applications/batched-transaction.ts",
   "lib/oauth/client-authentication.ts",
   "lib/idempotency/idempotency.ts",
