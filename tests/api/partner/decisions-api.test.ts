@@ -386,6 +386,8 @@ describe("POST /test_helpers/applications/{id}/fund", () => {
       application_id: application.id,
       reference: "ref-12345678",
       ...decision.offer,
+      accepted_at: at(60_000),
+      signatory_name: null,
     });
     expect(events[3]!.object).toMatchObject({
       principal_pence: 5_000_000,
