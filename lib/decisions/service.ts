@@ -23,7 +23,7 @@ function engineInput(application: Application, now: Date): EngineInput {
     incorporatedOn: application.incorporatedOn,
     amountPence: application.amountPence,
     termMonths: application.termMonths,
-    declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence,
+    declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence === null ? null : Number(application.declaredAnnualTurnoverPence),
     now,
   };
 }
