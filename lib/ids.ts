@@ -31,6 +31,8 @@ export const ID_PREFIXES = {
   enquiry: "enq",
   /** Identity checks (spec 2.9 names the object only as `verification`; the prefix is ours). */
   identityCheck: "idv",
+  /** An applicant's consent (spec 2.9 names the `consent` object only; `cns` is a cookie-consent snapshot's). */
+  applicationConsent: "consent",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

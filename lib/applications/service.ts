@@ -23,6 +23,14 @@ export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, datab
   return application;
 }
 
+/** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
+export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
+  const application = await lockApplication(transaction, { id, projectId: tenant.projectId });
+  if (!application) throw noSuchApplication(id);
+  assertSameEnvironment(tenant, application);
+  return application;
+}
+
 /**
  * Withdraws before funding (spec 3.1). Already withdrawn: returned unchanged, no event. Funded or expired:
  * 409 `conflict`. Concurrent withdraws queue on the row lock, so exactly one moves it and writes the event.
