@@ -33,6 +33,8 @@ export const ID_PREFIXES = {
   identityCheck: "idv",
   /** An applicant's consent (spec 2.9 names the `consent` object only; `cns` is a cookie-consent snapshot's). */
   applicationConsent: "consent",
+  /** Open-banking turnover recorded for an application's affordability (ours). */
+  affordabilityRecord: "aff",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
