@@ -29,7 +29,8 @@ export const recordConsentsBodySchema = z
         });
       }
       seen.add(type);
-      if (!findConsentText(type, text_version)) {
+      // A version not written as a date has been reported already.
+      if (TEXT_VERSION_PATTERN.test(text_version) && !findConsentText(type, text_version)) {
         context.addIssue({
           code: "custom",
           path: ["consents", index, "text_version"],
