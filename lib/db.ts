@@ -12,7 +12,31 @@ export type DatabaseClient = PrismaClient | Prisma.TransactionClient;
 
 /** Runs `work` in a transaction: a new one, or the caller's when `database` already is one. */
 export function inTransaction<T>(database: DatabaseClient, work: (transaction: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return "$transaction" in database ? database.$transaction(work) : work(database);
+  return "$transaction" in database ? transact(work, database) : work(database);
+}
+
+const commitHooks = new WeakMap<Prisma.TransactionClient, (() => void)[]>();
+
+/** Runs `work` in a new transaction, then, once it has committed, the hooks `whenCommitted` gave it. */
+export async function transact<T>(work: (transaction: Prisma.TransactionClient) => Promise<T>, database: PrismaClient = db()): Promise<T> {
+  const hooks: (() => void)[] = [];
+  const result = await database.$transaction(async (transaction) => {
+    commitHooks.set(transaction, hooks);
+    return work(transaction);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/**
+ * Runs `hook` once `transaction` has committed, never if it rolls back: for work that must see the
+ * transaction's writes (decisioning a submitted application), whoever opened the transaction. The transaction
+ * must come from `transact` or `inTransaction`.
+ */
+export function whenCommitted(transaction: Prisma.TransactionClient, hook: () => void): void {
+  const hooks = commitHooks.get(transaction);
+  if (!hooks) throw new Error("whenCommitted needs a transaction opened by transact() or inTransaction()");
+  hooks.push(hook);
 }
 
 interface Connection {
@@ -55,7 +79,7 @@ export interface TransactionKind<T> {
 }
 
 export const prismaTransaction: TransactionKind<Prisma.TransactionClient> = {
-  run: (work) => db().$transaction(work),
+  run: (work) => transact(work),
   write: async (transaction, statement) => {
     await transaction.$executeRaw(statement);
   },

@@ -32,6 +32,10 @@ export const ID_PREFIXES = {
   /** Identity checks (spec 2.9 names the object only as `verification`; the prefix is ours). */
   identityCheck: "idv",
   mcpToolCall: "mcpc",
+  /** An applicant's consent (spec 2.9 names the `consent` object only; `cns` is a cookie-consent snapshot's). */
+  applicationConsent: "consent",
+  /** Open-banking turnover recorded for an application's affordability (ours). */
+  affordabilityRecord: "aff",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

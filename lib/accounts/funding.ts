@@ -5,7 +5,7 @@
 // Events, in order: offer.accepted, application.funded, account.activated, then for a term loan
 // payment.created and (in the sandbox, where it settles at once) payment.settled.
 import type { Account, Application, Decision, Prisma } from "../generated/prisma/client";
-import { db } from "../db";
+import { db, inTransaction } from "../db";
 import { ApiError } from "../errors";
 import { recordEvents } from "../events/events";
 import { newId } from "../ids";
@@ -68,19 +68,32 @@ async function openAccount(transaction: Prisma.TransactionClient, application: A
   return account;
 }
 
+export interface FundApplicationOptions {
+  projectId: string;
+  applicationId: string;
+  /** The name the borrower typed to sign the offer (the hosted journey, the white-label accept); none from the test helper. */
+  signatoryName?: string;
+  /** The caller's transaction, for its writes to commit with the funding. */
+  transaction?: Prisma.TransactionClient;
+}
+
 /**
- * Funds an approved application (404 when it is not the project's, 409 `conflict` unless `approved`). Returns
- * the funded application, its account and, for a term loan, the disbursement.
+ * Funds an approved application (404 when it is not the project's, 409 `conflict` unless `approved`), recording
+ * the offer's acceptance on its decision. Returns the funded application, its account and, for a term loan, the
+ * disbursement.
  */
-export async function fundApplication(options: { projectId: string; applicationId: string }) {
-  return db().$transaction(async (transaction) => {
+export async function fundApplication(options: FundApplicationOptions) {
+  return inTransaction(options.transaction ?? db(), async (transaction) => {
     const application = await lockApplication(transaction, { id: options.applicationId, projectId: options.projectId });
     if (!application) throw noSuchApplication(options.applicationId);
-    const decision = await transaction.decision.findUnique({ where: { applicationId: application.id } });
+    let decision = await transaction.decision.findUnique({ where: { applicationId: application.id } });
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {
       throw new ApiError("conflict", { message: "The application has no approved offer to accept." });
     }
     const now = await tenantNow(application);
+    if (decision && application.status === "approved") {
+      decision = await transaction.decision.update({ where: { id: decision.id }, data: { acceptedAt: now, signatoryName: options.signatoryName ?? null } });
+    }
     const accountId = newId("account");
     const funded = await transitionApplication(transaction, application, "fund", {
       now,

@@ -83,13 +83,25 @@ export const listApplicationsQuerySchema = listQuerySchema(
 
 export const withdrawApplicationBodySchema = z.strictObject({ reason: requestString().trim().min(1).max(500).optional() }).optional();
 
-/** Test helper: completes the hosted journey as the applicant would. */
+/** Submitting, by a white-label partner or the test helper (which completes the hosted journey as the applicant would). */
 export const submitApplicationBodySchema = z
   .strictObject({
     /** What the applicant declares in the journey; the live engine weighs the request against it. */
     declared_annual_turnover_pence: z.int().min(0).max(100_000_000_000).optional(),
   })
   .optional();
+
+const SIGNATORY_NAME_MIN_LENGTH = 2;
+const SIGNATORY_NAME_MAX_LENGTH = 140;
+const SIGNATORY_NAME_RANGE = `signatory_name is the signatory's full name, ${SIGNATORY_NAME_MIN_LENGTH} to ${SIGNATORY_NAME_MAX_LENGTH} characters.`;
+
+/** The borrower accepts the offer by typing their full name (the hosted journey's "Type your full name to sign"). */
+export const acceptOfferBodySchema = z.strictObject({
+  signatory_name: requestString()
+    .trim()
+    .min(SIGNATORY_NAME_MIN_LENGTH, { error: SIGNATORY_NAME_RANGE })
+    .max(SIGNATORY_NAME_MAX_LENGTH, { error: SIGNATORY_NAME_RANGE }),
+});
 
 // Replies
 

@@ -1,7 +1,7 @@
 // The applications API (spec 4.2) and the journey moves the test helpers drive. Status changes go through the
 // state machine; this module owns validation against the registry, tenancy and the shapes on the wire.
 import { clock } from "../clock";
-import { db, type DatabaseClient } from "../db";
+import { db, inTransaction, whenCommitted, type DatabaseClient } from "../db";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { afterCommit } from "../jobs/background";
@@ -19,6 +19,14 @@ export function noSuchApplication(id: string): ApiError {
 export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()): Promise<Application> {
   const application = await database.application.findUnique({ where: { id } });
   if (!application || application.projectId !== tenant.projectId) throw noSuchApplication(id);
+  assertSameEnvironment(tenant, application);
+  return application;
+}
+
+/** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
+export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
+  const application = await lockApplication(transaction, { id, projectId: tenant.projectId });
+  if (!application) throw noSuchApplication(id);
   assertSameEnvironment(tenant, application);
   return application;
 }
@@ -41,16 +49,27 @@ export async function withdrawApplication({ tenant, id, reason }: { tenant: Tena
   });
 }
 
+export interface SubmitApplicationOptions {
+  projectId: string;
+  id: string;
+  declaredAnnualTurnoverPence?: number;
+  /** False: decisioning is left to the caller (the seed decides its applications itself). */
+  queueDecisioning?: boolean;
+  /** The caller's transaction, for its writes to commit with the move; decisioning is queued once it commits. */
+  transaction?: Prisma.TransactionClient;
+}
+
 /**
- * The applicant finishes the journey and consents: `created` → `submitted`, then decisioning is queued.
- * Used by the hosted journey and the sandbox test helper.
+ * The applicant finishes the journey and consents: `created` → `submitted`, then decisioning is queued. The
+ * consent gate is the caller's (lib/applications/applicant-actions.ts); the sandbox test helper and the seed
+ * submit without it.
  */
-export async function submitApplication(options: { projectId: string; id: string; declaredAnnualTurnoverPence?: number; queueDecisioning?: boolean }) {
-  const submitted = await db().$transaction(async (transaction) => {
+export async function submitApplication(options: SubmitApplicationOptions) {
+  const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
     const application = await lockApplication(transaction, { id: options.id, projectId: options.projectId });
     if (!application) throw noSuchApplication(options.id);
     const now = await tenantNow(application);
-    return transitionApplication(transaction, application, "submit", {
+    const moved = await transitionApplication(transaction, application, "submit", {
       now,
       changes: {
         submittedAt: now,
@@ -58,9 +77,9 @@ export async function submitApplication(options: { projectId: string; id: string
         declaredAnnualTurnoverPence: options.declaredAnnualTurnoverPence ?? application.declaredAnnualTurnoverPence,
       },
     });
+    if (options.queueDecisioning !== false) whenCommitted(transaction, () => afterCommit.applicationSubmitted(moved.id));
+    return moved;
   });
-  // The seed decides its applications itself, before the process that ran it closes the database.
-  if (options.queueDecisioning !== false) afterCommit.applicationSubmitted(submitted.id);
   return serializeApplication(submitted);
 }
 

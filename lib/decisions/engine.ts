@@ -1,23 +1,33 @@
 // The decision engine: an application in, an outcome out, with no I/O and no randomness, so a refresh on the
-// same data gives the same answer. Two rule sets:
+// same data gives the same answer. Besides the application it weighs what the journey collected: the newest
+// identity check's outcome and the company's turnover, declared by the applicant and seen through open banking
+// (the twelve months of the newest affordability record, added up). Where both turnovers are known the lower
+// counts: a company is lent what the smaller figure affords.
 //
 // Sandbox (the contract integrators test against), by the company number's last four digits:
 //   0001 declined adverse_credit            0005 declined out_of_appetite
 //   0002 declined affordability              0006 referred (stays in_review until resolved)
 //   0003 declined insufficient_trading_history  0007 approved for half the amount, rounded down to whole pounds
 //   0004 declined identity_unverified       anything else: approved in full
+// then, for the endings that approve (0007 and anything else), what the journey collected:
+//   a failed identity check → declined identity_unverified; open-banking turnover → the affordability rules
+//   below (4 and 5) on the amount the ending approves; an identity check in review → referred.
+//   A declared turnover alone is not weighed in the sandbox.
 //
 // Live, in order (documented in docs/applications.md, "The live engine"):
-//   1. Trading history under 12 months since incorporation      → declined insufficient_trading_history
-//   2. Amount above the appetite ceiling for the trading history → declined out_of_appetite
+//   1. The newest identity check failed                          → declined identity_unverified
+//   2. Trading history under 12 months since incorporation      → declined insufficient_trading_history
+//   3. Amount above the appetite ceiling for the trading history → declined out_of_appetite
 //      (under 24 months: £50,000; under 60 months: £150,000; otherwise the product maximum)
-//   3. No declared annual turnover                                → referred (an underwriter asks for it)
-//   4. Amount above 40% of declared turnover                      → declined affordability
-//   5. Amount above 20% of declared turnover                      → approved for 20% of turnover, rounded down
-//      to whole pounds (declined affordability if that is under the product minimum)
-//   6. Otherwise                                                  → approved in full
-// Identity and credit-bureau checks (identity_unverified, adverse_credit) need providers the live engine does
-// not call yet; it never returns those reasons on its own.
+//   4. No turnover, declared or open-banking                     → referred (an underwriter asks for it)
+//   5. Amount above 40% of turnover                              → declined affordability
+//   6. Amount above 20% of turnover                              → offered 20% of turnover, rounded down to
+//      whole pounds (declined affordability if that is under the product minimum)
+//   7. The newest identity check is in review                    → referred (an underwriter looks first)
+//   8. Otherwise                                                  → approved for the amount offered
+// Credit-bureau checks (adverse_credit) need a provider the live engine does not call yet; it never returns
+// that reason on its own.
+import type { IdentityResult } from "../identity/provider";
 import { aprBpsFor, MAX_AMOUNT_PENCE, MIN_AMOUNT_PENCE } from "./pricing-table";
 import { computeOfferTerms, type OfferTerms } from "./offer-terms";
 
@@ -38,6 +48,10 @@ export interface EngineInput {
   amountPence: number;
   termMonths: number;
   declaredAnnualTurnoverPence: number | null;
+  /** The twelve months of the newest affordability record (open banking), added up; null without one. */
+  openBankingAnnualTurnoverPence: number | null;
+  /** The newest identity check's outcome; null when none has been run. */
+  identity: IdentityResult | null;
   /** When the decision is made: trading history and the first repayment date run from here. */
   now: Date;
 }
@@ -76,28 +90,55 @@ export function runDecisionEngine(input: EngineInput): EngineDecision {
   return input.environment === "sandbox" ? decideSandbox(input) : decideLive(input);
 }
 
+const IDENTITY_REVIEW: Condition = {
+  code: "identity_review",
+  description: "An underwriter is reviewing the identity check of the company's directors or people with significant control.",
+};
+
 function decideSandbox(input: EngineInput): EngineDecision {
   const suffix = input.companyNumber.slice(-4);
   const reason = SANDBOX_DECLINES[suffix];
   if (reason) return declined(input, reason);
   if (suffix === SANDBOX_REFERRED_SUFFIX) return referred(input);
-  if (suffix === SANDBOX_HALF_SUFFIX) return approved(input, wholePoundsDown(Math.floor(input.amountPence / 2)));
-  return approved(input, input.amountPence);
+  if (input.identity === "failed") return declined(input, "identity_unverified");
+  const amount = suffix === SANDBOX_HALF_SUFFIX ? wholePoundsDown(Math.floor(input.amountPence / 2)) : input.amountPence;
+  // Declared turnover alone never decided a sandbox application; only open banking's figures bring the rules in.
+  const offered = input.openBankingAnnualTurnoverPence === null ? amount : affordableAmount(amount, assessedTurnoverPence(input)!);
+  if (offered === null) return declined(input, "affordability");
+  if (input.identity === "review_required") return referred(input, IDENTITY_REVIEW);
+  return approved(input, offered);
 }
 
 function decideLive(input: EngineInput): EngineDecision {
+  if (input.identity === "failed") return declined(input, "identity_unverified");
   const tradingMonths = monthsBetween(input.incorporatedOn, input.now);
   if (tradingMonths < MINIMUM_TRADING_MONTHS) return declined(input, "insufficient_trading_history");
   const ceiling = APPETITE_CEILINGS.find((band) => tradingMonths < band.underMonths)?.maxPence ?? MAX_AMOUNT_PENCE;
   if (input.amountPence > ceiling) return declined(input, "out_of_appetite");
-  const turnover = input.declaredAnnualTurnoverPence;
+  const turnover = assessedTurnoverPence(input);
   if (turnover === null) return referred(input);
-  if (input.amountPence * 100 > turnover * DECLINE_ABOVE_SHARE_PERCENT) return declined(input, "affordability");
-  if (input.amountPence * 100 > turnover * AFFORDABLE_SHARE_PERCENT) {
-    const affordable = wholePoundsDown(Math.floor((turnover * AFFORDABLE_SHARE_PERCENT) / 100));
-    return affordable < MIN_AMOUNT_PENCE ? declined(input, "affordability") : approved(input, affordable);
-  }
-  return approved(input, input.amountPence);
+  const offered = affordableAmount(input.amountPence, turnover);
+  if (offered === null) return declined(input, "affordability");
+  if (input.identity === "review_required") return referred(input, IDENTITY_REVIEW);
+  return approved(input, offered);
+}
+
+/** The turnover affordability is judged on: the lower of declared and open-banking where both are known. */
+export function assessedTurnoverPence(input: Pick<EngineInput, "declaredAnnualTurnoverPence" | "openBankingAnnualTurnoverPence">): number | null {
+  const known = [input.declaredAnnualTurnoverPence, input.openBankingAnnualTurnoverPence].filter((turnover): turnover is number => turnover !== null);
+  return known.length === 0 ? null : Math.min(...known);
+}
+
+/**
+ * What `turnoverPence` affords of `amountPence`: all of it up to 20% of turnover; above that, up to 40%, 20% of
+ * turnover rounded down to whole pounds; nothing (null: declined) above 40%, or when that 20% is under the
+ * product minimum.
+ */
+function affordableAmount(amountPence: number, turnoverPence: number): number | null {
+  if (amountPence * 100 > turnoverPence * DECLINE_ABOVE_SHARE_PERCENT) return null;
+  if (amountPence * 100 <= turnoverPence * AFFORDABLE_SHARE_PERCENT) return amountPence;
+  const affordable = wholePoundsDown(Math.floor((turnoverPence * AFFORDABLE_SHARE_PERCENT) / 100));
+  return affordable < MIN_AMOUNT_PENCE ? null : affordable;
 }
 
 /**
@@ -130,13 +171,13 @@ function declined(_input: EngineInput, reason: DeclineReason): EngineDecision {
   return { outcome: "declined", approvedAmountPence: 0, aprBps: 0, reasons: [reason], conditions: [], offerTerms: null };
 }
 
-function referred(input: EngineInput): EngineDecision {
+function referred(input: EngineInput, why?: Condition): EngineDecision {
   return {
     outcome: "referred",
     approvedAmountPence: 0,
     aprBps: aprFor(input, input.amountPence),
     reasons: [],
-    conditions: [{ code: "manual_review", description: "An underwriter is reviewing the application." }],
+    conditions: [{ code: "manual_review", description: "An underwriter is reviewing the application." }, ...(why ? [why] : [])],
     offerTerms: null,
   };
 }

@@ -58,7 +58,10 @@ export function decisionEventObject(decision: Decision, application: Pick<Applic
   };
 }
 
-/** `offer.accepted`'s `data.object`: the accepted offer and what it belongs to. */
+/**
+ * `offer.accepted`'s `data.object`: the accepted offer, what it belongs to, and its acceptance: when, and the
+ * name the borrower typed to sign it (null when the sandbox test helper accepted it).
+ */
 export function offerEventObject(decision: Decision, application: Pick<Application, "reference">) {
   return {
     object: "offer" as const,
@@ -66,5 +69,7 @@ export function offerEventObject(decision: Decision, application: Pick<Applicati
     application_id: decision.applicationId,
     reference: application.reference,
     ...serializeOffer(decision.offerTerms as unknown as OfferTerms | null),
+    accepted_at: decision.acceptedAt?.toISOString() ?? null,
+    signatory_name: decision.signatoryName,
   };
 }

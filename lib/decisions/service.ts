@@ -9,6 +9,9 @@ import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
 import { decisionEventObject, serializeDecision } from "./serialize";
+import { latestAffordabilityFor } from "../affordability/service";
+import { annualTurnoverPence } from "../affordability/serialize";
+import { latestIdentityCheckFor } from "../identity/service";
 
 const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> = {
   approved: "approve",
@@ -16,14 +19,18 @@ const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> 
   referred: "refer",
 };
 
-function engineInput(application: Application, now: Date): EngineInput {
+/** The application and what its journey collected (the newest identity check and affordability record), as the engine takes them. */
+async function engineInput(transaction: Prisma.TransactionClient, application: Application, now: Date): Promise<EngineInput> {
+  const [identityCheck, affordability] = await Promise.all([latestIdentityCheckFor(application.id, transaction), latestAffordabilityFor(application.id, transaction)]);
   return {
     environment: application.environment,
     companyNumber: application.companyNumber,
     incorporatedOn: application.incorporatedOn,
     amountPence: application.amountPence,
     termMonths: application.termMonths,
-    declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence,
+    declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence === null ? null : Number(application.declaredAnnualTurnoverPence),
+    openBankingAnnualTurnoverPence: affordability ? annualTurnoverPence(affordability.monthlyTurnoverPence) : null,
+    identity: identityCheck?.status ?? null,
     now,
   };
 }
@@ -92,7 +99,7 @@ export async function decideSubmittedApplication(applicationId: string): Promise
     } else if (application.status !== "in_review" || existing) {
       return "nothing_to_do";
     }
-    await recordDecision(transaction, application, runDecisionEngine(engineInput(application, now)), {
+    await recordDecision(transaction, application, runDecisionEngine(await engineInput(transaction, application, now)), {
       existing,
       decidedBy: application.environment,
       now,
@@ -147,7 +154,7 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
       throw new ApiError("conflict", { message: `The application is ${application.status}; its decision can no longer be refreshed.` });
     }
     const now = await tenantNow(tenant);
-    const outcome = runDecisionEngine(engineInput(application, now));
+    const outcome = runDecisionEngine(await engineInput(transaction, application, now));
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: application.environment, now });
     return serializeDecision(result.decision, result.application);
   });
@@ -165,7 +172,7 @@ export async function resolveReferral(options: { decisionId: string; outcome: "a
       throw new ApiError("conflict", { message: `Decision ${current.id} is ${current.outcome}, not referred; only a referral can be resolved.` });
     }
     const now = await tenantNow(application);
-    const outcome = manualDecision(engineInput(application, now), options.outcome, options.reason);
+    const outcome = manualDecision(await engineInput(transaction, application, now), options.outcome, options.reason);
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: "manual", now });
     return serializeDecision(result.decision, result.application);
   });

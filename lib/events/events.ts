@@ -21,6 +21,8 @@ export const EVENT_TYPES = [
   "offer.accepted",
   "identity.verified",
   "identity.review_required",
+  // Ours: a check that failed (spec 6.2 names only the passed and referred ones).
+  "identity.failed",
   "account.activated",
   "account.updated",
   "account.closed",

@@ -3,7 +3,11 @@
 // (sandbox-provider.ts) and a provider over HTTP (http-provider.ts); choose-provider.ts picks one per environment.
 import type { IdentityPerson } from "./schemas";
 
-export const IDENTITY_RESULTS = ["verified", "review_required"] as const;
+/**
+ * A person is `verified`, referred to manual review (`review_required`), or `failed`: the provider found that
+ * they are not who the application says (a mismatch, a sanctions hit), which declines the application.
+ */
+export const IDENTITY_RESULTS = ["verified", "review_required", "failed"] as const;
 export type IdentityResult = (typeof IDENTITY_RESULTS)[number];
 
 export interface IdentityCheckRequest {

@@ -1,7 +1,8 @@
 // Identity checks (spec 4.4): the directors and people with significant control of an application's company
-// are checked by the environment's identity provider; the check is `verified` when every person is, and
-// `review_required` when anyone is referred to manual review. The check and its event (`identity.verified` or
-// `identity.review_required`) are written in the caller's transaction. The partner API calls this through
+// are checked by the environment's identity provider; the check is `verified` when every person is,
+// `review_required` when anyone is referred to manual review, and `failed` when anyone failed. The check and its
+// event (`identity.verified`, `identity.review_required` or `identity.failed`) are written in the caller's
+// transaction. The partner API calls this through
 // `POST /identity/checks` (white-label projects only); the hosted journey and the decision engine call
 // `runIdentityCheck` and `latestIdentityCheckFor` directly.
 import type { ApplicationStatus } from "../applications/schemas";
@@ -28,7 +29,14 @@ export const IDENTITY_CHECKABLE_STATUSES: readonly ApplicationStatus[] = ["creat
 const EVENT_TYPES: Record<IdentityResult, EventType> = {
   verified: "identity.verified",
   review_required: "identity.review_required",
+  failed: "identity.failed",
 };
+
+/** The check's outcome: failed when anyone failed, else in review when anyone is, else verified. */
+function checkStatus(results: readonly IdentityResult[]): IdentityResult {
+  if (results.includes("failed")) return "failed";
+  return results.includes("review_required") ? "review_required" : "verified";
+}
 
 const PROVIDER_RETRY_AFTER_MS = 5_000;
 
@@ -71,7 +79,7 @@ export async function runIdentityCheck({ tenant, applicationId, people, transact
   }
   const id = newId("identityCheck");
   const answer = await askProvider(provider, { reference: id, companyNumber: application.companyNumber, people });
-  const status: IdentityResult = answer.results.includes("review_required") ? "review_required" : "verified";
+  const status = checkStatus(answer.results);
   const checked: CheckedPerson[] = people.map(({ first_name, last_name, date_of_birth, role }, index) => ({
     first_name,
     last_name,

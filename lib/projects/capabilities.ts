@@ -1,7 +1,7 @@
 // Project capabilities: features the platform switches on for a partner by agreement, never the partner itself
 // (the admin CLI sets them). `white_label` is the white-label flow of spec 1: the partner drives the screens and
 // handles applicants' personal data, which needs a data-protection review first; it unlocks the identity
-// endpoints. `beta` is for the beta constructs, whose "access is granted by agreement" (spec 9).
+// checks and an application's consents, affordability, submit and accept (docs/white-label.md). `beta` is for the beta constructs, whose "access is granted by agreement" (spec 9).
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { ApiError } from "../errors";

@@ -149,6 +149,13 @@ describe("each route's reply matches its documented schema", () => {
       await fetch(`${server.url}/partner/v1/applications`, partner("POST", { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, product, ...APPLICANT })),
       201,
     );
+  /** A created application whose applicant has given every consent (the white-label flow). */
+  const consented = async (companyNumber: string) => {
+    const application = await createApplication(companyNumber);
+    const consents = ["credit_search", "data_sharing", "terms"].map((type) => ({ type, text_version: "2026-11-01" }));
+    await expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}/consents`, partner("POST", { consents })), 201);
+    return application;
+  };
   const submitted = async (companyNumber: string, product?: string) => {
     const application = await createApplication(companyNumber, product);
     await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/applications/${application.id}/submit`, partner("POST")), 200);
@@ -191,6 +198,23 @@ describe("each route's reply matches its documented schema", () => {
       status: 201,
     }),
     "partner GET /applications/{id}": () => ({ path: `/applications/${fixture.approved.id}`, init: partner("GET"), status: 200 }),
+    "partner POST /applications/{id}/consents": async () => ({
+      path: `/applications/${(await createApplication("35792468")).id}/consents`,
+      init: partner("POST", { consents: [{ type: "credit_search", text_version: "2026-11-01" }] }, { "Idempotency-Key": crypto.randomUUID() }),
+      status: 201,
+    }),
+    "partner POST /applications/{id}/affordability": async () => ({
+      path: `/applications/${(await createApplication("46813579")).id}/affordability`,
+      init: partner("POST", { source: "sandbox_bank" }),
+      status: 201,
+    }),
+    "partner POST /applications/{id}/submit": async () => ({ path: `/applications/${(await consented("57924680")).id}/submit`, init: partner("POST"), status: 200 }),
+    "partner POST /applications/{id}/accept": async () => {
+      const application = await consented("68035791");
+      await expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}/submit`, partner("POST")), 200);
+      await untilDecided(application.id, async () => expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}`, partner("GET")), 200));
+      return { path: `/applications/${application.id}/accept`, init: partner("POST", { signatory_name: "Ada Lovelace" }), status: 200 };
+    },
     "partner GET /accounts": () => ({ path: "/accounts?limit=2", init: partner("GET"), status: 200 }),
     "partner GET /mcp": () => ({ path: "/mcp", init: partner("GET"), status: 200 }),
     "partner POST /mcp": () => ({

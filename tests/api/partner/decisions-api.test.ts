@@ -304,12 +304,12 @@ describe("POST /test_helpers/applications/{id}/submit", () => {
     expect((await eventsAbout(application.id)).filter((event) => event.type === "application.submitted")).toHaveLength(1);
   });
 
-  it("records a declared annual turnover", async () => {
+  it.each([5_000_000, 100_000_000_000])("records a declared annual turnover of %i pence", async (turnover) => {
     const created = await createApplication("12345678");
-    const submitted = await expectJson(await call("POST", `/test_helpers/applications/${created.id}/submit`, { declared_annual_turnover_pence: 5_000_000 }), 200);
+    const submitted = await expectJson(await call("POST", `/test_helpers/applications/${created.id}/submit`, { declared_annual_turnover_pence: turnover }), 200);
     expect(submitted.status).toBe("submitted");
     const row = await db().application.findUniqueOrThrow({ where: { id: created.id } });
-    expect(row.declaredAnnualTurnoverPence).toBe(5_000_000);
+    expect(row.declaredAnnualTurnoverPence).toBe(BigInt(turnover));
     await waitForDecision(created.id);
   });
 
@@ -317,6 +317,7 @@ describe("POST /test_helpers/applications/{id}/submit", () => {
     ["a float", 5_000_000.5, "not_integer"],
     ["a string", "5000000", "invalid_type"],
     ["a negative number", -1, "too_small"],
+    ["more than £1bn", 100_000_000_001, "too_large"],
   ])("answers 422 validation_failed to %s as the declared turnover", async (_label, value, reason) => {
     const created = await createApplication("12345678");
     const body = await expectApiError(
@@ -386,6 +387,8 @@ describe("POST /test_helpers/applications/{id}/fund", () => {
       application_id: application.id,
       reference: "ref-12345678",
       ...decision.offer,
+      accepted_at: at(60_000),
+      signatory_name: null,
     });
     expect(events[3]!.object).toMatchObject({
       principal_pence: 5_000_000,

@@ -146,6 +146,10 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
       },
     },
     "POST /applications/{id}/withdraw": { body: { reason: "Found other finance" } },
+    "POST /applications/{id}/consents": { body: { consents: [{ type: "credit_search", text_version: "2026-11-01" }, { type: "terms", text_version: "2026-11-01" }] } },
+    "POST /applications/{id}/affordability": { body: { monthly_turnover_pence: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 2_000_000_000] } },
+    "POST /applications/{id}/accept": { body: { signatory_name: "Ada Lovelace" } },
+    "POST /applications/{id}/submit": { body: { declared_annual_turnover_pence: 50_000_000 } },
     "POST /events/{id}/replay": { body: { endpoint_id: objects.webhookEndpointId } },
     "POST /identity/checks": {
       body: {

@@ -107,6 +107,16 @@ describe("a live check", () => {
     expect((await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201)).status).toBe("verified");
   });
 
+  it("fails when the provider fails anyone, and fires identity.failed", async () => {
+    const { project, applicationId, token } = await livePartner();
+    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "failed", reason: "sanctions_match" }] } });
+    const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
+    expect(check.status).toBe("failed");
+    expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "failed"]);
+    const events = await db().event.findMany({ where: { projectId: project.project_id, type: { startsWith: "identity." } } });
+    expect(events.map((event) => [event.type, event.object])).toEqual([["identity.failed", check]]);
+  });
+
   it("answers 503 service_unavailable when the provider fails, writes nothing, and lets the same Idempotency-Key retry", async () => {
     const { project, applicationId, token } = await livePartner();
     const body = { application_id: applicationId, people: PEOPLE };

@@ -57,6 +57,7 @@ async function openApplication(tenant: Tenant, companyNumber = "12345678", refer
 const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" };
 const GRACE = { first_name: "Grace", last_name: "Hopper", date_of_birth: "2056-12-09", role: "psc" };
 const REVIEWED = { first_name: "Alan", last_name: "Review", date_of_birth: "2062-06-23", role: "director" };
+const UNVERIFIED = { first_name: "Mallory", last_name: "Unverified", date_of_birth: "2060-01-31", role: "psc" };
 
 function postCheck(token: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}/partner/v1/identity/checks`, bearer(token, jsonRequest("POST", body, headers)));
@@ -109,10 +110,24 @@ describe("outcomes in the sandbox", () => {
     expect(events.map((event) => [event.type, event.object])).toEqual([["identity.review_required", check]]);
   });
 
-  it("matches Review exactly: another spelling is verified", async () => {
+  it("fails the whole check when one person's last name is Unverified, over another's review, and fires identity.failed", async () => {
     const partner = await newPartner();
     const applicationId = await openApplication(partner.tenant);
-    const people = [{ ...ADA, last_name: "review" }, { ...ADA, last_name: "Reviewer" }];
+    const check = await expectJson<Json>(await postCheck(partner.token, { application_id: applicationId, people: [REVIEWED, UNVERIFIED, ADA] }), 201);
+    expect(check.status).toBe("failed");
+    expect(check.people.map((person: Json) => [person.last_name, person.result])).toEqual([
+      ["Review", "review_required"],
+      ["Unverified", "failed"],
+      ["Lovelace", "verified"],
+    ]);
+    const events = await identityEvents(partner.project.project_id);
+    expect(events.map((event) => [event.type, event.object])).toEqual([["identity.failed", check]]);
+  });
+
+  it("matches Review and Unverified exactly: other spellings are verified", async () => {
+    const partner = await newPartner();
+    const applicationId = await openApplication(partner.tenant);
+    const people = [{ ...ADA, last_name: "review" }, { ...ADA, last_name: "Reviewer" }, { ...ADA, last_name: "unverified" }, { ...ADA, last_name: "Unverifiable" }];
     const check = await expectJson<Json>(await postCheck(partner.token, { application_id: applicationId, people }), 201);
     expect(check.status).toBe("verified");
   });

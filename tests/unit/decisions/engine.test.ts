@@ -16,6 +16,8 @@ function sandbox(companyNumber: string, overrides: Partial<EngineInput> = {}): E
     amountPence: 1_234_567,
     termMonths: 24,
     declaredAnnualTurnoverPence: null,
+    openBankingAnnualTurnoverPence: null,
+    identity: null,
     now: NOW,
     ...overrides,
   };
@@ -29,6 +31,8 @@ function live(overrides: Partial<EngineInput> = {}): EngineInput {
     amountPence: 2_000_000,
     termMonths: 36,
     declaredAnnualTurnoverPence: 50_000_000,
+    openBankingAnnualTurnoverPence: null,
+    identity: null,
     now: NOW,
     ...overrides,
   };
@@ -294,6 +298,110 @@ describe("the live engine's rules, in order", () => {
     const decision = runDecisionEngine(live({ companyNumber: "12340001" }));
 
     expectApproval(decision, { amountPence: 2_000_000, aprBps: 1900, termMonths: 36, conditions: [], firstDueDate: "2026-07-15" });
+  });
+});
+
+const IDENTITY_REVIEW = { code: "identity_review", description: "An underwriter is reviewing the identity check of the company's directors or people with significant control." };
+
+describe("what the journey collected, in the sandbox", () => {
+  it.each([
+    ["12340001", "adverse_credit"],
+    ["12340002", "affordability"],
+    ["12340003", "insufficient_trading_history"],
+    ["12340004", "identity_unverified"],
+    ["SC120005", "out_of_appetite"],
+  ])("keeps the magic decline of %s (%s) whatever identity and open banking say", (companyNumber, reason) => {
+    for (const identity of ["failed", "review_required", "verified"] as const) {
+      expect(runDecisionEngine(sandbox(companyNumber, { identity, openBankingAnnualTurnoverPence: 0 }))).toEqual(declinedFor(reason));
+    }
+  });
+
+  it("keeps 0006 referred, with manual_review alone, whatever identity and open banking say", () => {
+    const decision = runDecisionEngine(sandbox("12340006", { identity: "failed", openBankingAnnualTurnoverPence: 0 }));
+    expect(decision).toMatchObject({ outcome: "referred", conditions: REFERRED_CONDITIONS });
+  });
+
+  it("declines identity_unverified when the newest identity check failed", () => {
+    expect(runDecisionEngine(sandbox("12345678", { identity: "failed" }))).toEqual(declinedFor("identity_unverified"));
+  });
+
+  it("refers with identity_review beside manual_review when the newest identity check is in review", () => {
+    expect(runDecisionEngine(sandbox("12345678", { identity: "review_required" }))).toEqual({
+      outcome: "referred",
+      approvedAmountPence: 0,
+      aprBps: 2100,
+      reasons: [],
+      conditions: [...REFERRED_CONDITIONS, IDENTITY_REVIEW],
+      offerTerms: null,
+    });
+  });
+
+  it("approves in full when the identity check verified everyone", () => {
+    expectApproval(runDecisionEngine(sandbox("12345678", { identity: "verified" })), { amountPence: 1_234_567, aprBps: 2100, termMonths: 24, conditions: [], firstDueDate: "2026-07-15" });
+  });
+
+  it("weighs no declared turnover without open banking: a tiny declared turnover is still approved in full", () => {
+    expectApproval(runDecisionEngine(sandbox("12345678", { declaredAnnualTurnoverPence: 100 })), { amountPence: 1_234_567, aprBps: 2100, termMonths: 24, conditions: [], firstDueDate: "2026-07-15" });
+  });
+
+  it("declines affordability when open banking shows too little, though the declared turnover would pass", () => {
+    // £12,345.67 asked: above 40% of £30,000 seen through open banking; within 20% of the £1m declared.
+    expect(runDecisionEngine(sandbox("12345678", { declaredAnnualTurnoverPence: 100_000_000, openBankingAnnualTurnoverPence: 3_000_000 }))).toEqual(
+      declinedFor("affordability"),
+    );
+  });
+
+  it("declines affordability when the declared turnover is too little, though open banking would pass: the lower counts", () => {
+    expect(runDecisionEngine(sandbox("12345678", { declaredAnnualTurnoverPence: 3_000_000, openBankingAnnualTurnoverPence: 100_000_000 }))).toEqual(
+      declinedFor("affordability"),
+    );
+  });
+
+  it("offers 20% of the lower turnover when the amount is between 20% and 40% of it", () => {
+    const decision = runDecisionEngine(sandbox("12345678", { declaredAnnualTurnoverPence: 100_000_000, openBankingAnnualTurnoverPence: 5_000_000 }));
+    expectApproval(decision, { amountPence: 1_000_000, aprBps: 2100, termMonths: 24, conditions: [reduced(1_000_000, 1_234_567)], firstDueDate: "2026-07-15" });
+  });
+
+  it("weighs open banking alone when nothing was declared", () => {
+    expect(runDecisionEngine(sandbox("12345678", { openBankingAnnualTurnoverPence: 3_000_000 }))).toEqual(declinedFor("affordability"));
+  });
+
+  it("applies affordability to 0007's half: £12,345.67 asked, £6,172 offered, affordable on £31,000", () => {
+    const decision = runDecisionEngine(sandbox("12340007", { openBankingAnnualTurnoverPence: 3_100_000 }));
+    expectApproval(decision, { amountPence: 617_200, aprBps: 2100, termMonths: 24, conditions: [reduced(617_200, 1_234_567)], firstDueDate: "2026-07-15" });
+  });
+
+  it("declines a failed identity before affordability, and affordability before an identity review", () => {
+    expect(runDecisionEngine(sandbox("12345678", { identity: "failed", openBankingAnnualTurnoverPence: 0 }))).toEqual(declinedFor("identity_unverified"));
+    expect(runDecisionEngine(sandbox("12345678", { identity: "review_required", openBankingAnnualTurnoverPence: 0 }))).toEqual(declinedFor("affordability"));
+  });
+});
+
+describe("what the journey collected, live", () => {
+  it("declines identity_unverified first, before trading history", () => {
+    expect(runDecisionEngine(live({ identity: "failed", incorporatedOn: "2026-05-01" }))).toEqual(declinedFor("identity_unverified"));
+  });
+
+  it("weighs open-banking turnover when nothing was declared, where it referred before", () => {
+    expect(runDecisionEngine(live({ declaredAnnualTurnoverPence: null, openBankingAnnualTurnoverPence: 4_999_999 }))).toEqual(declinedFor("affordability"));
+    expectApproval(runDecisionEngine(live({ declaredAnnualTurnoverPence: null, openBankingAnnualTurnoverPence: 10_000_000 })), {
+      amountPence: 2_000_000,
+      aprBps: 1900,
+      termMonths: 36,
+      conditions: [],
+      firstDueDate: "2026-07-15",
+    });
+  });
+
+  it("judges on the lower of declared and open-banking turnover, either way round", () => {
+    // £20,000 asked: more than 40% of £49,999.99, within 20% of £500,000.
+    expect(runDecisionEngine(live({ declaredAnnualTurnoverPence: 50_000_000, openBankingAnnualTurnoverPence: 4_999_999 }))).toEqual(declinedFor("affordability"));
+    expect(runDecisionEngine(live({ declaredAnnualTurnoverPence: 4_999_999, openBankingAnnualTurnoverPence: 50_000_000 }))).toEqual(declinedFor("affordability"));
+  });
+
+  it("refers an affordable application whose identity check is in review, and declines an unaffordable one", () => {
+    expect(runDecisionEngine(live({ identity: "review_required" }))).toMatchObject({ outcome: "referred", conditions: [...REFERRED_CONDITIONS, IDENTITY_REVIEW] });
+    expect(runDecisionEngine(live({ identity: "review_required", declaredAnnualTurnoverPence: 100 }))).toEqual(declinedFor("affordability"));
   });
 });
 

@@ -58,9 +58,13 @@ describe("endpoint configs", () => {
 
   it("gate the white-label endpoints, and only those, on the white_label capability (spec 1)", () => {
     const gated = endpoints.filter((declared) => declared.config.capability).map(({ method, path, config }) => [`${method} ${path}`, config.capability]);
-    expect(gated).toEqual([
-      ["POST /identity/checks", "white_label"],
+    expect(gated.sort()).toEqual([
       ["GET /identity/checks/{id}", "white_label"],
+      ["POST /applications/{id}/accept", "white_label"],
+      ["POST /applications/{id}/affordability", "white_label"],
+      ["POST /applications/{id}/consents", "white_label"],
+      ["POST /applications/{id}/submit", "white_label"],
+      ["POST /identity/checks", "white_label"],
     ]);
   });
 

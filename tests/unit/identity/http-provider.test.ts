@@ -117,6 +117,11 @@ describe("the answer", () => {
     expect(await provider().check(REQUEST)).toEqual({ providerReference: "prov-982", results: ["verified", "review_required"] });
   });
 
+  it("takes a failed person's result", async () => {
+    answer = json(200, { people: [{ result: "failed", reason: "sanctions_match" }, { result: "verified" }] });
+    expect(await provider().check(REQUEST)).toEqual({ providerReference: null, results: ["failed", "verified"] });
+  });
+
   it("takes a 201 as well, and no id as none", async () => {
     answer = json(201, { people: [{ result: "review_required" }, { result: "verified" }] });
     expect(await provider().check(REQUEST)).toEqual({ providerReference: null, results: ["review_required", "verified"] });

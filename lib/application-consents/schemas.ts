@@ -1,0 +1,45 @@
+// Request schema of `POST /applications/{id}/consents` (docs/white-label.md).
+import { z } from "zod";
+import { requestString } from "../http/request-string";
+import { fieldLabel } from "../http/validation";
+import { CONSENT_TYPES, currentConsentText, findConsentText } from "./catalogue";
+
+const TEXT_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+const consentInputSchema = z.strictObject({
+  type: z.enum(CONSENT_TYPES),
+  text_version: requestString().regex(TEXT_VERSION_PATTERN, {
+    error: (issue) => `${fieldLabel(issue.path)} is the date of the consent text's version, YYYY-MM-DD, such as 2026-11-01.`,
+  }),
+});
+
+export const recordConsentsBodySchema = z
+  .strictObject({
+    consents: z.array(consentInputSchema).min(1).max(CONSENT_TYPES.length),
+  })
+  .superRefine(({ consents }, context) => {
+    const seen = new Set<string>();
+    consents.forEach(({ type, text_version }, index) => {
+      if (seen.has(type)) {
+        context.addIssue({
+          code: "custom",
+          path: ["consents", index, "type"],
+          message: `consents lists ${type} more than once; record each consent once.`,
+          params: { reason: "duplicate" },
+        });
+      }
+      seen.add(type);
+      // A version not written as a date has been reported already.
+      if (TEXT_VERSION_PATTERN.test(text_version) && !findConsentText(type, text_version)) {
+        context.addIssue({
+          code: "custom",
+          path: ["consents", index, "text_version"],
+          message: `consents.${index}.text_version ${text_version} is not a version of the ${type} text; the current version is ${currentConsentText(type).version}.`,
+          params: { reason: "unknown_version" },
+        });
+      }
+    });
+  });
+
+export type RecordConsentsInput = z.output<typeof recordConsentsBodySchema>;
+export type ConsentInput = RecordConsentsInput["consents"][number];
