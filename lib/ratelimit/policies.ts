@@ -107,6 +107,12 @@ export const PUBLIC_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "pub
  */
 export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "public-mcp", ratePerSecond: 1, burst: 30 };
 
+/**
+ * The hosted journey's form posts, per client address: an applicant answers a step every few seconds at most,
+ * and each answer may run an identity check or read a bank, so a burst of 20 refilled at one every 2 seconds.
+ */
+export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 0.5, burst: 20 };
+
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): `<rate>;w=<seconds>;burst=<n>`. */
 export function describePolicy(policy: RatePolicy): string {
   return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;

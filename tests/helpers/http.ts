@@ -38,3 +38,10 @@ export async function expectJson<T = Record<string, any>>(response: Response, st
   expect({ status: response.status, body: text }).toMatchObject({ status });
   return JSON.parse(text) as T;
 }
+
+/** A site endpoint's error (spec 7.4): `{ok: false, error}` with the status, the message matching `message`. */
+export async function expectSiteError(response: Response, status: number, message: RegExp): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toContain("application/json");
+  expect(await response.json()).toEqual({ ok: false, error: expect.stringMatching(message) });
+}

@@ -10,6 +10,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 
 const NOW = "2099-04-02T08:00:00.000Z";
@@ -48,13 +49,6 @@ function post(linkToken: string, fields: Record<string, string>, headers: Record
 
 async function statusOf(id: string) {
   return db().payment.findUniqueOrThrow({ where: { id } });
-}
-
-async function expectSiteError(response: Response, status: number, message: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toContain("application/json");
-  const body = await response.json();
-  expect(body).toEqual({ ok: false, error: expect.stringMatching(message) });
 }
 
 describe("the simulated bank", () => {

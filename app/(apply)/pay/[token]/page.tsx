@@ -6,7 +6,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
 import type { PaymentFailureCode } from "@/lib/payments/serialize";
-import { formatPounds, formatUkTime } from "./format";
+import { formatPounds, formatUkTime } from "../../format";
 import "./payment-page.css";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-// How the payment page writes money and time: pounds from integer pence without floating point, and instants
+// How the hosted pages (the journey, the payment page) write money and time: pounds from integer pence without floating point, and instants
 // in UK time, which is what a UK company's director reads.
 
 export function formatPounds(pence: number): string {
@@ -10,4 +10,11 @@ const UK_TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle:
 
 export function formatUkTime(instant: Date): string {
   return `${UK_TIME.format(instant)} UK time`;
+}
+
+const UK_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A calendar date (YYYY-MM-DD) as a UK reader writes it. */
+export function formatDate(date: string): string {
+  return UK_DATE.format(new Date(`${date}T00:00:00Z`));
 }

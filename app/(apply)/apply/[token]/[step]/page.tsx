@@ -1,0 +1,43 @@
+// /apply/{token}/{step} — one step of the hosted journey (docs/hosted-journey.md). The token and the application's
+// state are checked on every request: a step the application has not reached, or has left, is not shown; the
+// page says where the application stands instead.
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { openJourney } from "@/lib/journey/journey";
+import { isJourneyStep, stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
+import { tenantNow } from "@/lib/tenant-clock";
+import { JourneyFrame } from "../journey-parts";
+import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import "../../journey.css";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ token: string; step: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { step } = await params;
+  return { title: isJourneyStep(step) ? STEP_TITLES[step] : "Your application", robots: { index: false, follow: false } };
+}
+
+export default async function JourneyStepPage({ params }: Props) {
+  const { token, step } = await params;
+  const journey = isJourneyStep(step) ? await openJourney(token) : null;
+  if (!journey || !isJourneyStep(step)) return frame(null, <NotFoundJourney />);
+  if (journey.current === "withdrawn" || journey.current === "expired") return frame(null, <ClosedPage state={journey.current} />);
+  const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
+  if (!access.open) return frame(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
+  const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
+    company: () => <CompanyStep journey={journey} />,
+    "about-you": () => <AboutYouStep journey={journey} />,
+    bank: () => <BankStep journey={journey} />,
+    consents: () => <ConsentsStep journey={journey} />,
+    waiting: async () => <WaitingStep journey={journey} now={await tenantNow(journey.tenant)} />,
+    offer: () => <OfferStep journey={journey} />,
+    done: () => <DoneStep journey={journey} />,
+  };
+  return frame(step, await views[step]());
+}
+
+function frame(step: JourneyStep | null, content: ReactNode) {
+  return <JourneyFrame step={step}>{content}</JourneyFrame>;
+}

@@ -1,0 +1,34 @@
+// /apply/{token} — where handoff_url lands (docs/hosted-journey.md): the application's journey opens at the step
+// it has reached. A `state` in the address is kept for the redirect at the end.
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { openJourney } from "@/lib/journey/journey";
+import { JourneyFrame } from "./journey-parts";
+import { ClosedPage, NotFoundJourney } from "./steps";
+import "../journey.css";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Your application", robots: { index: false, follow: false } };
+
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function JourneyEntry({ params, searchParams }: Props) {
+  const { token } = await params;
+  const { state } = await searchParams;
+  const journey = await openJourney(token, { callerState: typeof state === "string" ? state : undefined });
+  if (!journey) {
+    return (
+      <JourneyFrame step={null}>
+        <NotFoundJourney />
+      </JourneyFrame>
+    );
+  }
+  if (journey.current === "withdrawn" || journey.current === "expired") {
+    return (
+      <JourneyFrame step={null}>
+        <ClosedPage state={journey.current} />
+      </JourneyFrame>
+    );
+  }
+  redirect(`/apply/${token}/${journey.current}`);
+}

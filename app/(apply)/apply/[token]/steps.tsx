@@ -1,0 +1,389 @@
+// The hosted journey's steps as the applicant sees them (docs/hosted-journey.md). Each is server-rendered, and
+// each form posts without JavaScript; the waiting page refreshes itself with a meta refresh.
+import { CONSENT_TYPES, currentConsentText } from "@/lib/application-consents/catalogue";
+import { APPLICATION_PURPOSES } from "@/lib/applications/schemas";
+import { REASON_MESSAGES } from "@/lib/decisions/serialize";
+import type { OfferTerms } from "@/lib/decisions/offer-terms";
+import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
+import { completionRedirect, FURTHER_DIRECTOR_ROWS, type Journey } from "@/lib/journey/journey";
+import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
+import { formatDate, formatPounds } from "../../format";
+import { Continue, ErrorSummary, Field, refusalFor, SelectField, StepForm } from "./journey-parts";
+
+const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
+  working_capital: "Working capital",
+  asset_finance: "Buying equipment or vehicles",
+  expansion: "Growing the business",
+  refinance: "Refinancing other borrowing",
+  stock: "Buying stock",
+};
+
+const TERMS = Array.from({ length: MAX_TERM_MONTHS - MIN_TERM_MONTHS + 1 }, (_, index) => MIN_TERM_MONTHS + index).map((months) => [String(months), `${months} months`] as const);
+
+export function CompanyStep({ journey }: { journey: Journey }) {
+  const { application } = journey;
+  const { values, errors } = refusalFor(journey, "company");
+  const labels = { amount: "Amount", term_months: "Term", purpose: "Purpose", annual_turnover: "Annual turnover" };
+  return (
+    <>
+      <h1>{STEP_TITLES.company}</h1>
+      <p className="lede">Check the company and tell us what you would like to borrow.</p>
+      <ErrorSummary errors={errors} labels={labels} />
+      <dl className="journey-summary">
+        <div>
+          <dt>Company</dt>
+          <dd>{application.companyName}</dd>
+        </div>
+        <div>
+          <dt>Company number</dt>
+          <dd>{application.companyNumber}</dd>
+        </div>
+      </dl>
+      <StepForm journey={journey} step="company">
+        <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="numeric" error={errors.amount} defaultValue={values.amount ?? String(application.amountPence / 100)} />
+        <SelectField name="term_months" label="Over how long?" options={TERMS} error={errors.term_months} defaultValue={values.term_months ?? String(application.termMonths)} />
+        <SelectField name="purpose" label="What is the money for?" options={APPLICATION_PURPOSES.map((purpose) => [purpose, PURPOSE_LABELS[purpose]] as const)} error={errors.purpose} defaultValue={values.purpose ?? application.purpose ?? undefined} />
+        <Field
+          name="annual_turnover"
+          label="The company's annual turnover"
+          hint="Its sales over the last twelve months, in pounds."
+          prefix="£"
+          inputMode="numeric"
+          error={errors.annual_turnover}
+          defaultValue={values.annual_turnover ?? (application.declaredAnnualTurnoverPence ? String(Number(application.declaredAnnualTurnoverPence) / 100) : "")}
+        />
+        <Continue />
+      </StepForm>
+    </>
+  );
+}
+
+function PersonFields({ prefix, legend, errors, values, person, optional }: { prefix: string; legend: string; errors: Record<string, string>; values: Record<string, string>; person?: Record<string, string | undefined>; optional?: boolean }) {
+  const value = (field: string) => values[`${prefix}${field}`] ?? person?.[field] ?? "";
+  return (
+    <fieldset className="journey-fieldset">
+      <legend>{legend}</legend>
+      <Field name={`${prefix}first_name`} label="First name" autoComplete={optional ? "off" : "given-name"} required={!optional} error={errors[`${prefix}first_name`]} defaultValue={value("first_name")} />
+      <Field name={`${prefix}last_name`} label="Last name" autoComplete={optional ? "off" : "family-name"} required={!optional} error={errors[`${prefix}last_name`]} defaultValue={value("last_name")} />
+      <Field name={`${prefix}date_of_birth`} label="Date of birth" type="date" autoComplete={optional ? "off" : "bday"} required={!optional} hint="For example, 23 April 1980." error={errors[`${prefix}date_of_birth`]} defaultValue={value("date_of_birth")} />
+    </fieldset>
+  );
+}
+
+export function AboutYouStep({ journey }: { journey: Journey }) {
+  const { values, errors } = refusalFor(journey, "about-you");
+  const [applicant, ...directors] = journey.people;
+  const prefill = applicant ?? { first_name: journey.application.applicantFirstName ?? "", email: journey.application.applicantEmail ?? "" };
+  const labels: Record<string, string> = { first_name: "First name", last_name: "Last name", date_of_birth: "Date of birth", email: "Email", role: "Your role" };
+  for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
+    for (const [field, label] of [["first_name", "First name"], ["last_name", "Last name"], ["date_of_birth", "Date of birth"]]) labels[`director_${row}_${field}`] = `Director ${row + 1}: ${label}`;
+  }
+  return (
+    <>
+      <h1>{STEP_TITLES["about-you"]}</h1>
+      <p className="lede">We check the identity of the person applying and of the company&apos;s other directors.</p>
+      <ErrorSummary errors={errors} labels={labels} />
+      <StepForm journey={journey} step="about-you">
+        <fieldset className="journey-fieldset">
+          <legend>You</legend>
+          <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
+          <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
+          <Field name="date_of_birth" label="Date of birth" type="date" autoComplete="bday" hint="For example, 23 April 1980." error={errors.date_of_birth} defaultValue={values.date_of_birth ?? (applicant?.date_of_birth ?? "")} />
+          <Field name="email" label="Email" type="email" autoComplete="email" error={errors.email} defaultValue={values.email ?? prefill.email ?? ""} />
+          <SelectField
+            name="role"
+            label="Your role"
+            options={[
+              ["director", "Director (or designated member of an LLP)"],
+              ["psc", "Person with significant control"],
+            ]}
+            error={errors.role}
+            defaultValue={values.role ?? applicant?.role ?? "director"}
+          />
+        </fieldset>
+        <p>If the company has other directors, add them here. Leave a row empty if there is nobody to add.</p>
+        {Array.from({ length: FURTHER_DIRECTOR_ROWS }, (_, index) => (
+          <PersonFields key={index} prefix={`director_${index + 1}_`} legend={`Another director (optional)`} errors={errors} values={values} person={directors[index] as Record<string, string> | undefined} optional />
+        ))}
+        <Continue />
+      </StepForm>
+    </>
+  );
+}
+
+export function BankStep({ journey }: { journey: Journey }) {
+  const { errors } = refusalFor(journey, "bank");
+  const sandbox = journey.application.environment === "sandbox";
+  return (
+    <>
+      <h1>{STEP_TITLES.bank}</h1>
+      <p className="lede">Connect the company&apos;s business bank account so we can see its turnover. We never see your bank login details.</p>
+      <ErrorSummary errors={errors} labels={{}} />
+      {journey.monthlyTurnoverPence ? (
+        <p className="journey-notice">
+          Connected: twelve months of turnover, {formatPounds(journey.monthlyTurnoverPence.reduce((sum, month) => sum + month, 0))} in all. You can connect again to refresh it.
+        </p>
+      ) : null}
+      <section className="journey-bank" aria-labelledby="bank-heading">
+        <h2 id="bank-heading">Choose your bank</h2>
+        {sandbox ? (
+          <>
+            <p className="journey-notice">This is the sandbox: no real bank is contacted. Sandbox Bank returns twelve months of turnover worked out from the company number.</p>
+            <StepForm journey={journey} step="bank">
+              <button type="submit" name="action" value="connect" className="journey-button journey-bank-button">
+                Connect Sandbox Bank
+              </button>
+            </StepForm>
+          </>
+        ) : (
+          <p>Connecting a bank is not available here yet. Please contact the company that sent you this link.</p>
+        )}
+      </section>
+      {journey.monthlyTurnoverPence ? (
+        <p>
+          <a href={`/apply/${journey.token}/consents`}>Continue without connecting again</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function ConsentsStep({ journey }: { journey: Journey }) {
+  const { values, errors } = refusalFor(journey, "consents");
+  const labels = Object.fromEntries(CONSENT_TYPES.map((type) => [`consent_${type}`, currentConsentText(type).label]));
+  return (
+    <>
+      <h1>{STEP_TITLES.consents}</h1>
+      <p className="lede">Read each statement and tick the box to agree. We need all three to consider the application.</p>
+      <ErrorSummary errors={errors} labels={labels} />
+      <StepForm journey={journey} step="consents">
+        {CONSENT_TYPES.map((type) => {
+          const text = currentConsentText(type);
+          const name = `consent_${type}`;
+          return (
+            <div key={type} className={`journey-consent${errors[name] ? " journey-field-error" : ""}`}>
+              <p id={`${name}-text`}>{text.text}</p>
+              {errors[name] ? (
+                <p className="journey-error" id={`${name}-error`}>
+                  {errors[name]}
+                </p>
+              ) : null}
+              <div className="journey-checkbox">
+                <input
+                  type="checkbox"
+                  id={name}
+                  name={name}
+                  value="yes"
+                  defaultChecked={values[name] === "yes"}
+                  aria-describedby={[`${name}-text`, errors[name] ? `${name}-error` : null].filter(Boolean).join(" ")}
+                  aria-invalid={errors[name] ? true : undefined}
+                />
+                <label htmlFor={name}>{text.label}</label>
+              </div>
+            </div>
+          );
+        })}
+        <Continue>Submit application</Continue>
+      </StepForm>
+    </>
+  );
+}
+
+/** Seconds between the waiting page's refreshes. */
+const WAITING_REFRESH_SECONDS = 3;
+/** After this long a submitted application's page says the decision is taking longer than usual. */
+const LONG_WAIT_MS = 60_000;
+
+export function WaitingStep({ journey, now }: { journey: Journey; now: Date }) {
+  const referred = journey.application.status === "in_review";
+  const long = !referred && journey.application.submittedAt !== null && now.getTime() - journey.application.submittedAt.getTime() > LONG_WAIT_MS;
+  return (
+    <>
+      <meta httpEquiv="refresh" content={String(WAITING_REFRESH_SECONDS)} />
+      <h1>{referred ? "An underwriter is looking at your application" : STEP_TITLES.waiting}</h1>
+      <div role="status">
+        {referred ? (
+          <p className="lede">
+            Your application needs a closer look, so one of our underwriters will review it, usually within one working day. You can close this page: come back
+            to this link to see the decision.
+          </p>
+        ) : (
+          <p className="lede">Thank you: your application is submitted. We are checking it now; this page moves on by itself when the decision is ready.</p>
+        )}
+        {long ? <p>This is taking longer than usual. You can close this page and come back to this link later: your application is safe.</p> : null}
+      </div>
+    </>
+  );
+}
+
+export function OfferStep({ journey }: { journey: Journey }) {
+  const decision = journey.decision!;
+  if (journey.application.status === "declined") return <Declined journey={journey} reasons={decision.reasons} />;
+  const terms = decision.offerTerms as unknown as OfferTerms;
+  const { values, errors } = refusalFor(journey, "offer");
+  const largest = Math.max(...terms.schedule.map((row) => row.payment_pence));
+  return (
+    <>
+      <h1>{STEP_TITLES.offer}</h1>
+      <p className="lede">
+        Good news: we can lend {journey.application.companyName} {formatPounds(terms.principal_pence)}.
+      </p>
+      <ErrorSummary errors={errors} labels={{ signatory_name: "Your full name" }} />
+      <dl className="journey-summary journey-offer">
+        <div>
+          <dt>Amount</dt>
+          <dd>{formatPounds(terms.principal_pence)}</dd>
+        </div>
+        <div>
+          <dt>APR</dt>
+          <dd>{(terms.apr_bps / 100).toFixed(2)}%</dd>
+        </div>
+        <div>
+          <dt>Monthly repayment</dt>
+          <dd>{formatPounds(terms.monthly_repayment_pence)}</dd>
+        </div>
+        <div>
+          <dt>Total repayable</dt>
+          <dd>{formatPounds(terms.total_repayable_pence)}</dd>
+        </div>
+        <div>
+          <dt>Term</dt>
+          <dd>{terms.term_months} months</dd>
+        </div>
+      </dl>
+      <figure className="journey-chart">
+        <figcaption>Repayment schedule: what you pay each month, split into principal and interest</figcaption>
+        <ol className="journey-bars">
+          {terms.schedule.map((row) => (
+            <li key={row.number}>
+              <span className="journey-bar-label">{formatDate(row.due_date)}</span>
+              {/* SVG geometry, not inline styles: the journey's policy allows no inline style. */}
+              <svg className="journey-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                <rect className="journey-bar-principal" x="0" y="0" height="10" width={(row.principal_pence / largest) * 100} />
+                <rect className="journey-bar-interest" x={(row.principal_pence / largest) * 100} y="0" height="10" width={(row.interest_pence / largest) * 100} />
+              </svg>
+              <span className="journey-bar-value">
+                {formatPounds(row.payment_pence)}
+                <span className="visually-hidden">
+                  : {formatPounds(row.principal_pence)} principal and {formatPounds(row.interest_pence)} interest
+                </span>
+              </span>
+            </li>
+          ))}
+        </ol>
+        <p className="journey-legend">
+          <span className="journey-key journey-key-principal" aria-hidden="true" /> Principal <span className="journey-key journey-key-interest" aria-hidden="true" /> Interest
+        </p>
+      </figure>
+      <StepForm journey={journey} step="offer">
+        <Field name="signatory_name" label="Type your full name to sign" hint="Signing accepts the offer on the company's behalf. The money is sent straight away." autoComplete="name" error={errors.signatory_name} defaultValue={values.signatory_name ?? ""} />
+        <Continue>Accept offer</Continue>
+      </StepForm>
+    </>
+  );
+}
+
+const NEXT_STEPS: Record<string, string> = {
+  adverse_credit: "You can ask the credit reference agencies for the company's and your own credit files, and correct anything that is wrong.",
+  affordability: "You could apply for a smaller amount, or over a longer term, so that the repayments are lower.",
+  identity_unverified: "Check that the names and dates of birth you gave match the company's records at Companies House, then apply again.",
+  insufficient_trading_history: "We lend to companies that have traded for at least a year. You are welcome to apply again once the company has.",
+  out_of_appetite: "You could apply for a smaller amount.",
+};
+
+function Declined({ journey, reasons }: { journey: Journey; reasons: string[] }) {
+  const redirect = completionRedirect(journey);
+  return (
+    <>
+      <h1>We cannot offer a loan this time</h1>
+      <p className="lede">We are sorry: we have looked at the application carefully and cannot lend to {journey.application.companyName} now.</p>
+      <h2>Why</h2>
+      <ul>
+        {reasons.map((reason) => (
+          <li key={reason}>{REASON_MESSAGES[reason] ?? reason}</li>
+        ))}
+      </ul>
+      <h2>What you can do next</h2>
+      <ul>
+        {reasons.map((reason) => (NEXT_STEPS[reason] ? <li key={reason}>{NEXT_STEPS[reason]}</li> : null))}
+        <li>This decision does not stop the company applying elsewhere.</li>
+      </ul>
+      {redirect ? (
+        <p>
+          <a className="journey-button" href={redirect}>
+            Continue
+          </a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function DoneStep({ journey }: { journey: Journey }) {
+  const redirect = completionRedirect(journey);
+  return (
+    <>
+      {redirect ? <meta httpEquiv="refresh" content={`0;url=${redirect}`} /> : null}
+      <h1>Your loan is on its way</h1>
+      <p className="lede">
+        You accepted the offer, and {formatPounds(journey.decision?.approvedAmountPence ?? journey.application.amountPence)} is being sent to {journey.application.companyName}&apos;s bank account.
+      </p>
+      <p>Your application reference is {journey.application.id}. We have emailed the details of the loan and its repayment schedule.</p>
+      {redirect ? (
+        <p>
+          <a className="journey-button" href={redirect}>
+            Continue
+          </a>
+        </p>
+      ) : (
+        <p>You can close this page.</p>
+      )}
+    </>
+  );
+}
+
+const CLOSED_COPY: Record<ClosedState, { title: string; body: string }> = {
+  expired: { title: "This application has expired", body: "It was not finished in time. Ask the company that sent you this link to start a new application." },
+  withdrawn: { title: "This application was withdrawn", body: "It can no longer be completed. Ask the company that sent you this link if you would like to apply again." },
+};
+
+export function ClosedPage({ state }: { state: ClosedState }) {
+  return (
+    <>
+      <h1>{CLOSED_COPY[state].title}</h1>
+      <p className="lede">{CLOSED_COPY[state].body}</p>
+    </>
+  );
+}
+
+const STANDING: Partial<Record<JourneyStep, string>> = {
+  waiting: "Your application has been submitted and is being decided.",
+  offer: "Your application has been decided.",
+  done: "Your application is complete and the loan has been accepted.",
+};
+
+/** A step asked for by its address that the application has not reached, or has left behind. */
+export function ElsewherePage({ journey, reason, current }: { journey: Journey; reason: "not_reached" | "left"; current: JourneyStep }) {
+  return (
+    <>
+      <h1>{reason === "not_reached" ? "Finish the earlier steps first" : "This step is finished"}</h1>
+      <p className="lede">
+        {reason === "not_reached" ? `Your application is at “${STEP_TITLES[current]}”.` : (STANDING[current] ?? `Your application is at “${STEP_TITLES[current]}”.`)}
+      </p>
+      <p>
+        <a className="journey-button" href={`/apply/${journey.token}/${current}`}>
+          Go to {STEP_TITLES[current]}
+        </a>
+      </p>
+    </>
+  );
+}
+
+export function NotFoundJourney() {
+  return (
+    <>
+      <h1>This application link is not valid</h1>
+      <p className="lede">Check that you opened the whole link you were sent. If it still does not work, ask the company that sent it for a new one.</p>
+    </>
+  );
+}

@@ -1,0 +1,282 @@
+// The hosted journey (docs/hosted-journey.md): an application reached by its handoff token, where it stands, and
+// the applicant's answers to each step's form. The steps go through the same services as the white-label API
+// (identity checks, affordability, consents, submit, accept), so both paths reach the same states and events.
+// Every form carries the journey's form token (CSRF). An answer the step refuses is kept on the journey with
+// what was typed and shown on the step's page (post, redirect, get), so a browser without JavaScript gets its
+// errors in place.
+import { z } from "zod";
+import { latestAffordabilityFor, recordAffordability } from "../affordability/service";
+import { CONSENT_TYPES, currentConsentText } from "../application-consents/catalogue";
+import { recordConsents } from "../application-consents/service";
+import { acceptOffer, submitCompletedApplication } from "../applications/applicant-actions";
+import { APPLICATION_PURPOSES } from "../applications/schemas";
+import { db } from "../db";
+import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
+import { ApiError } from "../errors";
+import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
+import { requestString } from "../http/request-string";
+import { randomToken } from "../ids";
+import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
+import { latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
+import type { Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
+import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
+
+const FORM_TOKEN_LENGTH = 32;
+const STATE_MAX_LENGTH = 500;
+/** Further directors the "About you" form has rows for (an empty row is skipped). */
+export const FURTHER_DIRECTOR_ROWS = 2;
+
+export interface JourneyPerson {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  role: (typeof IDENTITY_ROLES)[number];
+  email?: string;
+}
+
+/** A step's refused form: what was typed, and a message per field (`form` for the form as a whole). */
+export interface Refusal {
+  step: FormStep | "offer";
+  values: Record<string, string>;
+  errors: Record<string, string>;
+}
+
+export interface Journey {
+  token: string;
+  application: Application;
+  decision: Decision | null;
+  journey: ApplicationJourney;
+  tenant: Tenant;
+  /** Where the application stands; `expired` also once its `expires_at` has passed, before the sweep moves it. */
+  current: JourneyStep | ClosedState;
+  identityStatus: string | null;
+  monthlyTurnoverPence: number[] | null;
+  people: JourneyPerson[];
+  refusal: Refusal | null;
+}
+
+/**
+ * The journey of the application `token` opens, or null for a token that names none. The first visit makes the
+ * journey's record; a `state` in the address (the caller's, for the redirect at the end) is kept.
+ */
+export async function openJourney(token: string, options: { callerState?: string } = {}): Promise<Journey | null> {
+  if (!/^[0-9A-Za-z]{16,64}$/.test(token)) return null;
+  const application = await db().application.findUnique({ where: { handoffToken: token }, include: { decision: true, journey: true } });
+  if (!application) return null;
+  const tenant: Tenant = { projectId: application.projectId, environment: application.environment };
+  const now = await tenantNow(tenant);
+  const callerState = options.callerState?.slice(0, STATE_MAX_LENGTH);
+  let journey = application.journey;
+  if (!journey || (callerState && callerState !== journey.callerState)) {
+    journey = await db().applicationJourney.upsert({
+      where: { applicationId: application.id },
+      create: { applicationId: application.id, formToken: randomToken(FORM_TOKEN_LENGTH), callerState: callerState ?? null, createdAt: now, updatedAt: now },
+      update: { callerState, updatedAt: now },
+    });
+  }
+  const [identity, affordability] = await Promise.all([latestIdentityCheckFor(application.id), latestAffordabilityFor(application.id)]);
+  const lapsed = application.status === "created" && application.expiresAt <= now;
+  return {
+    token,
+    application,
+    decision: application.decision,
+    journey,
+    tenant,
+    current: lapsed
+      ? "expired"
+      : currentStep({ status: application.status, companyConfirmed: journey.companyConfirmedAt !== null, identityChecked: identity !== null, bankConnected: affordability !== null }),
+    identityStatus: identity?.status ?? null,
+    monthlyTurnoverPence: affordability ? (affordability.monthlyTurnoverPence as number[]) : null,
+    people: journey.people as unknown as JourneyPerson[],
+    refusal: (journey.refusal as Refusal | null) ?? null,
+  };
+}
+
+// The forms -------------------------------------------------------------------------------------------------------
+
+const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
+
+/** Whole pounds as typed: digits, with or without a £ sign and thousands commas. */
+function poundsField(label: string, min: number, max: number) {
+  const range = `${label} must be between ${pounds.format(min)} and ${pounds.format(max)}.`;
+  return requestString()
+    .transform((value) => value.replace(/[£,\s]/g, ""))
+    .pipe(z.string().regex(/^\d{1,12}$/, `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`).transform(Number))
+    .pipe(z.number().min(min, range).max(max, range));
+}
+
+const companyForm = z.object({
+  amount: poundsField("The amount", MIN_AMOUNT_PENCE / 100, MAX_AMOUNT_PENCE / 100),
+  term_months: requestString()
+    .regex(/^\d{1,3}$/, "Choose a term.")
+    .transform(Number)
+    .pipe(z.number().min(MIN_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`).max(MAX_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`)),
+  purpose: z.enum(APPLICATION_PURPOSES, { error: "Choose what the money is for." }),
+  annual_turnover: poundsField("Annual turnover", 1, 10_000_000_000),
+});
+
+const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}.`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} is at most 100 characters.`);
+
+function personForm(prefix: string, now: Date) {
+  return z.object({
+    [`${prefix}first_name`]: nameField("a first name"),
+    [`${prefix}last_name`]: nameField("a last name"),
+    [`${prefix}date_of_birth`]: requestString().superRefine((value, context) => {
+      const problem = dateOfBirthProblem(value, now);
+      if (problem) context.addIssue({ code: "custom", message: problem.reason === "invalid_format" ? "Enter a date of birth, such as 1980-04-23." : problem.message.replace(/^date_of_birth/, "The date of birth") });
+    }),
+  });
+}
+
+const emailField = requestString().trim().pipe(z.email("Enter an email address, such as name@example.co.uk."));
+const roleField = z.enum(IDENTITY_ROLES, { error: "Choose your role." });
+const nameForSignature = requestString().trim().min(2, "Type your full name to sign.").max(140, "A name is at most 140 characters.");
+
+/** The messages of a failed parse, by field (`form` when no field is named). */
+function errorsOf(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return errors;
+}
+
+class StepRefused extends Error {
+  constructor(readonly errors: Record<string, string>) {
+    super("The step refused the form.");
+  }
+}
+
+function parseOrRefuse<T>(schema: z.ZodType<T>, form: Record<string, string>): T {
+  const result = schema.safeParse(form);
+  if (!result.success) throw new StepRefused(errorsOf(result.error));
+  return result.data;
+}
+
+/** The address the browser goes to once a step's form is answered: the next step, or the same step with its errors. */
+export function stepAddress(token: string, step: JourneyStep): string {
+  return `/apply/${token}/${step}`;
+}
+
+/**
+ * Answers one step's form and says where the browser goes next. 404 for a token that names nothing, 403
+ * `csrf_token_invalid` for a form without the journey's token. A step the application is not at (one later
+ * than its own, or any once submitted) is not answered: the browser goes to where the application stands.
+ */
+export async function answerStep(token: string, step: FormStep | "offer", form: Record<string, string>): Promise<string> {
+  const journey = await openJourney(token);
+  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  if (form.form_token !== journey.journey.formToken) throw new ApiError("csrf_token_invalid");
+  const allowed = step === "offer" ? journey.current === "offer" : journey.application.status === "created" && journey.current !== "expired" && stepIsReached(journey.current, step);
+  if (!allowed) return stepAddress(token, journey.current === "withdrawn" || journey.current === "expired" ? "company" : journey.current);
+  try {
+    const next = await ANSWERS[step](journey, form);
+    await saveRefusal(journey, null);
+    return stepAddress(token, next);
+  } catch (error) {
+    if (!(error instanceof StepRefused)) throw error;
+    const { form_token: _formToken, ...values } = form;
+    await saveRefusal(journey, { step, values, errors: error.errors });
+    return stepAddress(token, step);
+  }
+}
+
+const ORDER: readonly string[] = ["company", "about-you", "bank", "consents"];
+
+function stepIsReached(current: JourneyStep | ClosedState, step: FormStep): boolean {
+  return ORDER.includes(current) && ORDER.indexOf(step) <= ORDER.indexOf(current);
+}
+
+async function saveRefusal(journey: Journey, refusal: Refusal | null): Promise<void> {
+  if (refusal === null && journey.refusal === null) return;
+  await db().applicationJourney.update({
+    where: { applicationId: journey.application.id },
+    data: { refusal: refusal === null ? Prisma.DbNull : (refusal as unknown as Prisma.InputJsonValue) },
+  });
+}
+
+type Answer = (journey: Journey, form: Record<string, string>) => Promise<JourneyStep>;
+
+const ANSWERS: Record<FormStep | "offer", Answer> = {
+  async company(journey, form) {
+    const answer = parseOrRefuse(companyForm, form);
+    const now = await tenantNow(journey.tenant);
+    await db().$transaction([
+      db().application.update({
+        where: { id: journey.application.id },
+        data: { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100, updatedAt: now },
+      }),
+      db().applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } }),
+    ]);
+    return "about-you";
+  },
+
+  async "about-you"(journey, form) {
+    const now = await tenantNow(journey.tenant);
+    // Every row is read before refusing, so the page shows every message at once.
+    const errors: Record<string, string> = {};
+    const read = <T>(schema: z.ZodType<T>): T | null => {
+      const result = schema.safeParse(form);
+      if (result.success) return result.data;
+      Object.assign(errors, errorsOf(result.error));
+      return null;
+    };
+    const applicant = read(personForm("", now).extend({ email: emailField, role: roleField })) as Record<string, string> | null;
+    const directors: JourneyPerson[] = [];
+    for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
+      const prefix = `director_${row}_`;
+      const typed = ["first_name", "last_name", "date_of_birth"].some((field) => (form[`${prefix}${field}`] ?? "").trim() !== "");
+      if (!typed) continue;
+      const director = read(personForm(prefix, now)) as Record<string, string> | null;
+      if (director) directors.push({ first_name: director[`${prefix}first_name`]!, last_name: director[`${prefix}last_name`]!, date_of_birth: director[`${prefix}date_of_birth`]!, role: "director" });
+    }
+    if (!applicant || Object.keys(errors).length > 0) throw new StepRefused(errors);
+    const people: JourneyPerson[] = [
+      { first_name: applicant.first_name!, last_name: applicant.last_name!, date_of_birth: applicant.date_of_birth!, role: applicant.role as JourneyPerson["role"], email: applicant.email },
+      ...directors,
+    ];
+    await db().$transaction(async (transaction) => {
+      const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
+      await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction });
+      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
+    });
+    return "bank";
+  },
+
+  async bank(journey, form) {
+    if (form.action !== "connect") throw new StepRefused({ form: "Choose your bank to connect it." });
+    try {
+      await recordAffordability({ tenant: journey.tenant, applicationId: journey.application.id, input: { source: "sandbox_bank" } });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "validation_failed") throw new StepRefused({ form: "Connecting a bank is not available here yet. Please contact the company that sent you this link." });
+      throw error;
+    }
+    return "consents";
+  },
+
+  async consents(journey, form) {
+    const given = CONSENT_TYPES.filter((type) => form[`consent_${type}`] === "yes");
+    const missing = CONSENT_TYPES.filter((type) => !given.includes(type));
+    const consents = given.map((type) => ({ type, text_version: currentConsentText(type).version }));
+    if (consents.length > 0) await recordConsents({ tenant: journey.tenant, applicationId: journey.application.id, consents, source: "hosted" });
+    if (missing.length > 0) {
+      throw new StepRefused(Object.fromEntries(missing.map((type) => [`consent_${type}`, `Tick this box to agree: ${currentConsentText(type).label.replace(/^I agree/, "you agree")}.`])));
+    }
+    await submitCompletedApplication({ tenant: journey.tenant, id: journey.application.id, declaredAnnualTurnoverPence: journey.application.declaredAnnualTurnoverPence === null ? undefined : Number(journey.application.declaredAnnualTurnoverPence) });
+    return "waiting";
+  },
+
+  async offer(journey, form) {
+    const signatory = parseOrRefuse(z.object({ signatory_name: nameForSignature }), form);
+    await acceptOffer({ tenant: journey.tenant, id: journey.application.id, signatoryName: signatory.signatory_name });
+    return "done";
+  },
+};
+
+/** Where the journey sends the browser at the end: the caller's `redirect_uri` with `application_id` (and `state`) appended, or null. */
+export function completionRedirect(journey: Journey): string | null {
+  if (!journey.application.redirectUri) return null;
+  const url = new URL(journey.application.redirectUri);
+  url.searchParams.set("application_id", journey.application.id);
+  if (journey.journey.callerState) url.searchParams.set("state", journey.journey.callerState);
+  return url.toString();
+}

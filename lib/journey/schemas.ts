@@ -1,0 +1,17 @@
+// The hosted journey's form posts (docs/hosted-journey.md): which step, and the fields as the browser sends them.
+// Each step's own schema (lib/journey/journey.ts) reads its fields and refuses them with messages for the page.
+import { z } from "zod";
+import { requestString } from "../http/request-string";
+import { FORM_STEPS } from "./steps";
+
+export const journeyStepParamsSchema = z.strictObject({
+  token: requestString().max(64),
+  step: z.enum([...FORM_STEPS, "offer"]),
+});
+
+/** At most this many fields: the longest form ("About you" with its director rows) has fewer than twenty. */
+const MAX_FIELDS = 40;
+
+export const journeyFormSchema = z
+  .record(requestString().max(64), requestString().max(1_000))
+  .refine((form) => Object.keys(form).length <= MAX_FIELDS, `A form has at most ${MAX_FIELDS} fields.`);

@@ -1,0 +1,26 @@
+// The hosted journey's response headers (docs/hosted-journey.md, "Security"): a strict Content-Security-Policy
+// whose scripts run only with this response's nonce (Next.js puts it on its own scripts when it finds the policy
+// on the request), framing by our own pages only, and no Referer ever: the address carries the handoff token.
+const DEV_SCRIPT_SOURCES = process.env.NODE_ENV === "production" ? "" : " 'unsafe-eval'";
+
+export function journeyContentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${DEV_SCRIPT_SOURCES}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join("; ");
+}
+
+/** Headers every journey page carries beside its policy. */
+export const JOURNEY_HEADERS: Readonly<Record<string, string>> = {
+  "Referrer-Policy": "no-referrer",
+  "X-Content-Type-Options": "nosniff",
+  "Cache-Control": "no-store",
+};

@@ -1,0 +1,235 @@
+// The hosted journey's forms over HTTP (POST /apply/{token}/{step}/form) and its pages' server render, against
+// the real database: each step's answer and where the browser goes next, every refusal kept for the page with
+// what was typed, the form token (CSRF), steps that cannot be answered out of turn, and the events the journey
+// fires, the same as the white-label API's. The browser walk is tests/e2e/journey.spec.ts.
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
+import { createApplication } from "@/lib/applications/create";
+import { freezeClock, restoreClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { openJourney } from "@/lib/journey/journey";
+import type { Tenant } from "@/lib/tenant";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { expectSiteError } from "../../helpers/http";
+import { createTestProject } from "../../helpers/partner";
+
+let server: AppServer;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  server = await startAppServer();
+  tenant = { projectId: (await createTestProject()).project_id, environment: "sandbox" };
+});
+afterAll(async () => {
+  restoreClock();
+  await server.close();
+});
+
+// Each test at a minute of its own: the forms' per-address bucket (lib/clock.ts drives the limiter) is full at
+// the start of each.
+let minute = 0;
+beforeEach(() => {
+  minute += 1;
+  freezeClock(new Date(Date.UTC(2032, 0, 1, 0, minute)));
+});
+
+// Sandbox Bank reads the third and fourth digits as £1,000s of monthly turnover (docs/sandbox.md): 99 is
+// plenty for any amount here; the last four digits are the sandbox's outcomes.
+const APPROVED = "12990042";
+
+async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string } = {}) {
+  const application = await createApplication({
+    tenant,
+    input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
+  });
+  const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
+  const journey = (await openJourney(handoffToken))!;
+  return { id: application.id, token: handoffToken, formToken: journey.journey.formToken };
+}
+
+type Started = Awaited<ReturnType<typeof newApplication>>;
+
+async function post(started: Started, step: string, fields: Record<string, string>, formToken = started.formToken): Promise<Response> {
+  return fetch(`${server.url}/apply/${started.token}/${step}/form`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ form_token: formToken, ...fields }),
+    redirect: "manual",
+  });
+}
+
+/** Answers a step and returns the step the browser is sent to. */
+async function answer(started: Started, step: string, fields: Record<string, string>): Promise<string> {
+  const response = await post(started, step, fields);
+  expect(response.status).toBe(303);
+  return response.headers.get("location")!.replace(`/apply/${started.token}/`, "");
+}
+
+const COMPANY = { amount: "20,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" };
+const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1980-04-23", email: "ada@example.co.uk", role: "director" };
+const CONSENTS = { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" };
+
+async function throughToSubmitted(started: Started, aboutYou = ABOUT_YOU) {
+  expect(await answer(started, "company", COMPANY)).toBe("about-you");
+  expect(await answer(started, "about-you", aboutYou)).toBe("bank");
+  expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
+  expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+}
+
+async function eventTypes(applicationId: string): Promise<string[]> {
+  const events = await db().event.findMany({ where: { projectId: tenant.projectId }, orderBy: { id: "asc" } });
+  return events.filter((event) => JSON.stringify(event.object).includes(applicationId)).map((event) => event.type);
+}
+
+/** Decisions the submitted application: the decisioning queued at submit may hold it, so until it is decided. */
+async function decide(id: string) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    await decideSubmittedApplication(id);
+    const application = await db().application.findUniqueOrThrow({ where: { id } });
+    if (application.decisionId) return application;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${id} was not decided`);
+}
+
+async function renderStep(token: string, step: string): Promise<string> {
+  const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
+  return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+}
+
+describe("a whole journey", () => {
+  it("goes from the company to a funded account, firing the same events as the white-label API", async () => {
+    const started = await newApplication(APPROVED);
+    await throughToSubmitted(started);
+    let application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application).toMatchObject({ status: "submitted", amountPence: 2_000_000, termMonths: 12, purpose: "working_capital" });
+    expect(Number(application.declaredAnnualTurnoverPence)).toBe(50_000_000);
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(1);
+    expect(await db().affordabilityRecord.count({ where: { applicationId: started.id } })).toBe(1);
+    expect((await db().applicationConsent.findMany({ where: { applicationId: started.id } })).map((consent) => [consent.type, consent.source]).sort()).toEqual([
+      ["credit_search", "hosted"],
+      ["data_sharing", "hosted"],
+      ["terms", "hosted"],
+    ]);
+
+    await decide(started.id);
+    expect(await renderStep(started.token, "offer")).toContain("Type your full name to sign");
+    expect(await answer(started, "offer", { signatory_name: "Ada Lovelace" })).toBe("done");
+    application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application.status).toBe("funded");
+    expect(application.accountId).toMatch(/^acc_/);
+    const types = await eventTypes(started.id);
+    expect(types.filter((type) => type === "consent.granted")).toHaveLength(3);
+    for (const type of ["application.submitted", "identity.verified", "decision.completed", "offer.accepted", "application.funded"]) expect(types).toContain(type);
+    expect(await renderStep(started.token, "done")).toContain("Your loan is on its way");
+  });
+
+  it("refers an applicant whose identity needs review, and the waiting page says an underwriter will look", async () => {
+    const started = await newApplication("12990043");
+    await throughToSubmitted(started, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(started.id);
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("in_review");
+    expect(await renderStep(started.token, "waiting")).toContain("An underwriter is looking at your application");
+  });
+
+  it("shows a declined company the reasons and what it can do next", async () => {
+    const started = await newApplication("12990002");
+    await throughToSubmitted(started);
+    await decide(started.id);
+    const text = await renderStep(started.token, "offer");
+    expect(text).toContain("We cannot offer a loan this time");
+    expect(text).toContain("The repayments are not affordable on the business's turnover.");
+    expect(text).toContain("apply for a smaller amount, or over a longer term");
+  });
+});
+
+describe("refusals", () => {
+  it("keeps what was typed and a message per field, and clears them once the step is answered", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, amount: "999999", purpose: "holiday" })).toBe("company");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string>; values: Record<string, string> };
+    expect(refusal.errors).toEqual({ amount: "The amount must be between £1,000 and £250,000.", purpose: "Choose what the money is for." });
+    expect(refusal.values.amount).toBe("999999");
+    expect(refusal.values).not.toHaveProperty("form_token");
+    const page = await renderStep(started.token, "company");
+    expect(page).toContain("There is a problem");
+    expect(page).toContain("The amount must be between £1,000 and £250,000.");
+
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal).toBeNull();
+  });
+
+  it.each([
+    ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in whole pounds, such as 25000."],
+    ["a term out of range", { term_months: "99" }, "term_months", "The term is 3 to 60 months."],
+    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter annual turnover in whole pounds, such as 25000."],
+  ])("refuses %s on the company step", async (_case, change, field, message) => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, ...change })).toBe("company");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
+    expect(refusal.errors[field]).toBe(message);
+  });
+
+  it("refuses a date of birth that makes the applicant under 16, and a half-filled director row", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, date_of_birth: "2020-01-01", director_1_first_name: "Grace" })).toBe("about-you");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
+    expect(refusal.errors.date_of_birth).toBe("A person checked must be at least 16 years old.");
+    expect(refusal.errors).toHaveProperty("director_1_last_name");
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(0);
+  });
+
+  it("submits nothing until every consent is given, naming the missing ones", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await answer(started, "about-you", ABOUT_YOU);
+    await answer(started, "bank", { action: "connect" });
+    expect(await answer(started, "consents", { consent_terms: "yes" })).toBe("consents");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
+    expect(Object.keys(refusal.errors).sort()).toEqual(["consent_credit_search", "consent_data_sharing"]);
+  });
+
+  it("refuses an offer accepted without a name", async () => {
+    const started = await newApplication("12990044");
+    await throughToSubmitted(started);
+    await decide(started.id);
+    expect(await answer(started, "offer", { signatory_name: " " })).toBe("offer");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("approved");
+  });
+});
+
+describe("the guards", () => {
+  it("answers a form without the journey's form token 403, and an unknown link 404", async () => {
+    const started = await newApplication();
+    await expectSiteError(await post(started, "company", COMPANY, "not-the-token"), 403, /security token/);
+    await expectSiteError(await post({ ...started, token: "A".repeat(32) }, "company", COMPANY), 404, /not valid/);
+    expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).companyConfirmedAt).toBeNull();
+  });
+
+  it("does not answer a step out of turn: a later step sends the browser back to the current one", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "bank", { action: "connect" })).toBe("company");
+    expect(await answer(started, "consents", CONSENTS)).toBe("company");
+    expect(await db().affordabilityRecord.count({ where: { applicationId: started.id } })).toBe(0);
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
+    expect(await renderStep(started.token, "consents")).toContain("Finish the earlier steps first");
+  });
+
+  it("shows a step of a submitted application as finished, and answers none of its forms", async () => {
+    const started = await newApplication();
+    await throughToSubmitted(started);
+    expect(await answer(started, "company", { ...COMPANY, amount: "5000" })).toBe("waiting");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_000_000);
+    expect(await renderStep(started.token, "company")).toContain("This step is finished");
+  });
+
+  it("says a withdrawn application can no longer be completed", async () => {
+    const started = await newApplication();
+    await db().application.update({ where: { id: started.id }, data: { status: "withdrawn" } });
+    expect(await renderStep(started.token, "company")).toContain("This application was withdrawn");
+  });
+});
