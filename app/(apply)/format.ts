@@ -12,9 +12,9 @@ export function formatUkTime(instant: Date): string {
   return `${UK_TIME.format(instant)} UK time`;
 }
 
-const UK_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const UK_SHORT_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
-/** A calendar date (YYYY-MM-DD) as a UK reader writes it. */
-export function formatDate(date: string): string {
-  return UK_DATE.format(new Date(`${date}T00:00:00Z`));
+/** A calendar date (YYYY-MM-DD) as a UK reader writes it in a table: 25 Dec 2026. */
+export function formatShortDate(date: string): string {
+  return UK_SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
 }

@@ -93,6 +93,16 @@ export async function openJourney(token: string, options: { callerState?: string
   };
 }
 
+/**
+ * Where the application of `token` stands: its step, or why it is closed, and whether an underwriter is
+ * reviewing it (the waiting page says so). 404 for a token that names nothing.
+ */
+export async function journeyStatus(token: string): Promise<{ step: JourneyStep | ClosedState; under_review: boolean }> {
+  const journey = await openJourney(token);
+  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  return { step: journey.current, under_review: journey.application.status === "in_review" };
+}
+
 // The forms -------------------------------------------------------------------------------------------------------
 
 const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
@@ -113,7 +123,7 @@ const companyForm = z.object({
     .transform(Number)
     .pipe(z.number().min(MIN_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`).max(MAX_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`)),
   purpose: z.enum(APPLICATION_PURPOSES, { error: "Choose what the money is for." }),
-  annual_turnover: poundsField("Annual turnover", 1, 10_000_000_000),
+  annual_turnover: poundsField("The annual turnover", 1, 10_000_000_000),
 });
 
 const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}.`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} is at most 100 characters.`);

@@ -2,12 +2,15 @@
 // Each step's own schema (lib/journey/journey.ts) reads its fields and refuses them with messages for the page.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
-import { FORM_STEPS } from "./steps";
+import { FORM_STEPS, JOURNEY_STEPS } from "./steps";
 
-export const journeyStepParamsSchema = z.strictObject({
-  token: requestString().max(64),
-  step: z.enum([...FORM_STEPS, "offer"]),
-});
+export const journeyTokenParamsSchema = z.strictObject({ token: requestString().max(64) });
+
+export const journeyStepParamsSchema = journeyTokenParamsSchema.extend({ step: z.enum([...FORM_STEPS, "offer"]) });
+
+export const journeyStatusSchema = z
+  .strictObject({ step: z.enum([...JOURNEY_STEPS, "withdrawn", "expired"]), under_review: z.boolean() })
+  .meta({ description: "The step the application is at, or why it can no longer be completed, and whether an underwriter is reviewing it." });
 
 /** At most this many fields: the longest form ("About you" with its director rows) has fewer than twenty. */
 const MAX_FIELDS = 40;

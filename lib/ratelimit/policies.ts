@@ -113,6 +113,9 @@ export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: 
  */
 export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 0.5, burst: 20 };
 
+/** The waiting page's status checks, per client address: one every few seconds from each open page. */
+export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
+
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): `<rate>;w=<seconds>;burst=<n>`. */
 export function describePolicy(policy: RatePolicy): string {
   return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;

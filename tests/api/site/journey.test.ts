@@ -164,7 +164,7 @@ describe("refusals", () => {
   it.each([
     ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in whole pounds, such as 25000."],
     ["a term out of range", { term_months: "99" }, "term_months", "The term is 3 to 60 months."],
-    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter annual turnover in whole pounds, such as 25000."],
+    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in whole pounds, such as 25000."],
   ])("refuses %s on the company step", async (_case, change, field, message) => {
     const started = await newApplication();
     expect(await answer(started, "company", { ...COMPANY, ...change })).toBe("company");
@@ -225,6 +225,16 @@ describe("the guards", () => {
     expect(await answer(started, "company", { ...COMPANY, amount: "5000" })).toBe("waiting");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_000_000);
     expect(await renderStep(started.token, "company")).toContain("This step is finished");
+  });
+
+  it("tells the waiting page where the application stands, and nothing more", async () => {
+    const started = await newApplication("12990043");
+    const status = async () => (await fetch(`${server.url}/apply/${started.token}/status`)).json();
+    expect(await status()).toEqual({ step: "company", under_review: false });
+    await throughToSubmitted(started, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(started.id);
+    expect(await status()).toEqual({ step: "waiting", under_review: true });
+    await expectSiteError(await fetch(`${server.url}/apply/${"B".repeat(32)}/status`), 404, /not valid/);
   });
 
   it("says a withdrawn application can no longer be completed", async () => {

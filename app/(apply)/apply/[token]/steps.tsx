@@ -7,8 +7,9 @@ import type { OfferTerms } from "@/lib/decisions/offer-terms";
 import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
 import { completionRedirect, FURTHER_DIRECTOR_ROWS, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
-import { formatDate, formatPounds } from "../../format";
+import { formatPounds, formatShortDate } from "../../format";
 import { Continue, ErrorSummary, Field, refusalFor, SelectField, StepForm } from "./journey-parts";
+import { WaitingPoller } from "./waiting-poller";
 
 const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
   working_capital: "Working capital",
@@ -189,8 +190,8 @@ export function ConsentsStep({ journey }: { journey: Journey }) {
   );
 }
 
-/** Seconds between the waiting page's refreshes. */
-const WAITING_REFRESH_SECONDS = 3;
+/** How often the waiting page asks whether the application has moved on. */
+const WAITING_POLL_MS = 2_000;
 /** After this long a submitted application's page says the decision is taking longer than usual. */
 const LONG_WAIT_MS = 60_000;
 
@@ -199,7 +200,7 @@ export function WaitingStep({ journey, now }: { journey: Journey; now: Date }) {
   const long = !referred && journey.application.submittedAt !== null && now.getTime() - journey.application.submittedAt.getTime() > LONG_WAIT_MS;
   return (
     <>
-      <meta httpEquiv="refresh" content={String(WAITING_REFRESH_SECONDS)} />
+      <WaitingPoller token={journey.token} underReview={referred} intervalMs={WAITING_POLL_MS} />
       <h1>{referred ? "An underwriter is looking at your application" : STEP_TITLES.waiting}</h1>
       <div role="status">
         {referred ? (
@@ -212,6 +213,9 @@ export function WaitingStep({ journey, now }: { journey: Journey; now: Date }) {
         )}
         {long ? <p>This is taking longer than usual. You can close this page and come back to this link later: your application is safe.</p> : null}
       </div>
+      <p>
+        <a href={`/apply/${journey.token}`}>Check for a decision</a>
+      </p>
     </>
   );
 }
@@ -256,7 +260,7 @@ export function OfferStep({ journey }: { journey: Journey }) {
         <ol className="journey-bars">
           {terms.schedule.map((row) => (
             <li key={row.number}>
-              <span className="journey-bar-label">{formatDate(row.due_date)}</span>
+              <span className="journey-bar-label">{formatShortDate(row.due_date)}</span>
               {/* SVG geometry, not inline styles: the journey's policy allows no inline style. */}
               <svg className="journey-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
                 <rect className="journey-bar-principal" x="0" y="0" height="10" width={(row.principal_pence / largest) * 100} />
