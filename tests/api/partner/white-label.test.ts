@@ -315,7 +315,7 @@ describe("POST /applications/{id}/affordability", () => {
     ["a negative month", { monthly_turnover_pence: MONTHS.with(3, -1) }, "monthly_turnover_pence.3", "too_small"],
     ["a fractional month", { monthly_turnover_pence: MONTHS.with(0, 100.5) }, "monthly_turnover_pence.0", "not_integer"],
     ["a month over £20m", { monthly_turnover_pence: MONTHS.with(11, 2_000_000_001) }, "monthly_turnover_pence.11", "too_large"],
-    ["a month as a string", { monthly_turnover_pence: MONTHS.with(5, "1000000") }, "monthly_turnover_pence.5", "invalid_type"],
+    ["a month as a string", { monthly_turnover_pence: (MONTHS as unknown[]).with(5, "1000000") }, "monthly_turnover_pence.5", "invalid_type"],
     ["neither figures nor source", {}, "monthly_turnover_pence", "required"],
     ["both figures and source", { monthly_turnover_pence: MONTHS, source: "sandbox_bank" }, "source", "mutually_exclusive"],
     ["an unknown source", { source: "my_bank" }, "source", "invalid_value"],
