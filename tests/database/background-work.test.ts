@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
 import { freezeClock } from "@/lib/clock";
-import { db } from "@/lib/db";
+import { db, transact } from "@/lib/db";
 import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
 import type { ApplicationStatus } from "@/lib/applications/schemas";
 import type { Tenant } from "@/lib/tenant";
@@ -378,6 +378,34 @@ describe("the local driver", () => {
 
     await waitForStatus(id, "approved");
     expect(await eventTypesFor(id)).toEqual(["application.created", "application.submitted", "decision.completed"]);
+  });
+
+  it("queues a submit made in a caller's transaction only once that transaction has committed", async () => {
+    const id = await newApplication();
+
+    await transact(async (transaction) => {
+      await submitApplication({ projectId: project.project_id, id, transaction });
+      // Queued now, the decision would find the row locked by this transaction and skip it as busy.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+
+    await waitForStatus(id, "approved");
+    expect(await eventTypesFor(id)).toEqual(["application.created", "application.submitted", "decision.completed"]);
+  });
+
+  it("queues nothing for a submit whose caller's transaction rolls back", async () => {
+    const id = await newApplication();
+
+    await expect(
+      transact(async (transaction) => {
+        await submitApplication({ projectId: project.project_id, id, transaction });
+        throw new Error("the caller's next write failed");
+      }),
+    ).rejects.toThrow("the caller's next write failed");
+
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await statusOf(id)).toBe("created");
+    expect(await eventTypesFor(id)).toEqual(["application.created"]);
   });
 
   it("sweeps due work on its interval once started, and runs nothing more once stopped", async () => {

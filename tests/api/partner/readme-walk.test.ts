@@ -1,34 +1,14 @@
 // The README's "From zero to a funded sandbox application", run as written: its fenced blocks are read from
 // README.md (so the two cannot drift) and run in bash against the app on a real port, twice in a row, as a
 // reader who comes back to it would. Only the credential placeholders are filled in.
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { runBash, walkBlocks as blocksOf, type Run } from "../../helpers/doc-walk";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
-const README = path.resolve(import.meta.dirname, "..", "..", "..", "README.md");
-const SECTION = "## From zero to a funded sandbox application";
-
 /** The fenced code blocks of the README's walk section, in order. */
-function walkBlocks(): string[] {
-  const text = readFileSync(README, "utf8");
-  const start = text.indexOf(SECTION);
-  expect(start).toBeGreaterThanOrEqual(0);
-  // The section ends at the next heading of any level (`## `, `### `); the walk's comments are single `#`.
-  const rest = text.slice(start + SECTION.length);
-  const end = rest.search(/^#{2,6} /m);
-  const section = end === -1 ? rest : rest.slice(0, end);
-  return [...section.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+const walkBlocks = () => blocksOf("README.md", "## From zero to a funded sandbox application");
 
 /** The walk in bash under `set -e`, as the README suggests, with the exported credentials filled in. */
 function runWalk(baseUrl: string, credentials: { clientId: string; secret: string }): Promise<Run> {
@@ -41,14 +21,7 @@ function runWalk(baseUrl: string, credentials: { clientId: string; secret: strin
     walk!,
     'printf "walked APP=%s DEC=%s ACC=%s\\n" "$APP" "$DEC" "$ACC"',
   ].join("\n");
-  return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", script], { env: { ...process.env, PARTNER_API_URL: baseUrl } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runBash(script, baseUrl);
 }
 
 let server: AppServer;
