@@ -159,7 +159,8 @@ export const accountJsonSql = {
     CASE WHEN credit_limit_pence IS NULL THEN NULL WHEN status IN ('settled', 'closed') THEN 0
       ELSE GREATEST(0, credit_limit_pence - principal_outstanding_pence) END AS available_pence,
     term_months, apr_bps::float8 / 100 AS rate_apr, apr_bps, ${isoTimestampSql("disbursed_at")} AS disbursed_at) rendered))::text`,
-  tail: Prisma.sql`row_to_json((SELECT rendered FROM (SELECT COALESCE((SELECT json_agg(instalment ORDER BY instalment.number)
+  // array_to_json, not json_agg: json_agg puts a line break between elements, and a response is one line.
+  tail: Prisma.sql`row_to_json((SELECT rendered FROM (SELECT COALESCE((SELECT array_to_json(array_agg(instalment ORDER BY instalment.number))
       FROM (SELECT number, due_date, principal_pence, interest_pence, amount_pence, status FROM instalments
         WHERE account_id = accounts.id) instalment), '[]'::json) AS schedule,
     sub_account_id, reference, metadata, ${isoTimestampSql("created_at")} AS created_at) rendered))::text`,

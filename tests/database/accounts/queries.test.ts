@@ -38,6 +38,7 @@ async function bothRenderings(id: string, asOf: string) {
 }
 
 async function expectRenderedAsSerialized(id: string, asOf: string) {
+  expect((await retrieveAccount({ tenant, id })).text).not.toContain("\n");
   const { rendered, expected } = await bothRenderings(id, asOf);
   expect(rendered).toStrictEqual(expected);
   // Key order too: the two renderings must be interchangeable byte for byte once re-serialised.

@@ -27,9 +27,11 @@ export function JourneyFrame({ step, children }: { step: JourneyStep | null; chi
         </nav>
       ) : null}
       <main className="journey-main">{children}</main>
-      <footer className="journey-footer">
-        <p>Your answers are saved as you go: you can leave and come back to this link.</p>
-      </footer>
+      {index >= 0 ? (
+        <footer className="journey-footer">
+          <p>Your answers are saved as you go: you can leave and come back to this link.</p>
+        </footer>
+      ) : null}
     </div>
   );
 }
