@@ -112,7 +112,8 @@ function poundsField(label: string, min: number, max: number) {
   const range = `${label} must be between ${pounds.format(min)} and ${pounds.format(max)}.`;
   return requestString()
     .transform((value) => value.replace(/[£,\s]/g, ""))
-    .pipe(z.string().regex(/^\d{1,12}$/, `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`).transform(Number))
+    .refine((value) => /^\d{1,12}$/.test(value), `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`)
+    .transform(Number)
     .pipe(z.number().min(min, range).max(max, range));
 }
 

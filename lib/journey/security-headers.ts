@@ -1,12 +1,14 @@
 // The hosted journey's response headers (docs/hosted-journey.md, "Security"): a strict Content-Security-Policy
 // whose scripts run only with this response's nonce (Next.js puts it on its own scripts when it finds the policy
 // on the request), framing by our own pages only, and no Referer ever: the address carries the handoff token.
-const DEV_SCRIPT_SOURCES = process.env.NODE_ENV === "production" ? "" : " 'unsafe-eval'";
+import { config } from "../env";
 
 export function journeyContentSecurityPolicy(nonce: string): string {
+  // Development's hot reloading evaluates code; a production build never does.
+  const devScriptSources = config().NODE_ENV === "production" ? "" : " 'unsafe-eval'";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${DEV_SCRIPT_SOURCES}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devScriptSources}`,
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",

@@ -14,7 +14,7 @@ export type ProjectCapability = (typeof PROJECT_CAPABILITIES)[number];
 // Spec 7.2: 403 `capability_denied` when a feature flag is required. The message says how to get it.
 const DENIED_MESSAGES: Record<ProjectCapability, string> = {
   white_label:
-    "This endpoint belongs to the white-label flow, which is not enabled for this project. Ask us to enable the white_label capability (it follows a data-protection review), or send the applicant through the hosted journey at the application's handoff_url, which runs identity checks itself.",
+    "This endpoint belongs to the white-label flow, which is not enabled for this project. Ask us to enable the white_label capability (it follows a data-protection review), or send the applicant through the hosted journey at the application's handoff_url, which collects identity, bank turnover and consents itself (docs/hosted-journey.md).",
   beta: "This endpoint is in beta, which is not enabled for this project. Ask us to enable the beta capability for the project.",
 };
 
