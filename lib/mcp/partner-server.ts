@@ -8,11 +8,10 @@ import { siteOrigins } from "../http/cors";
 import type { RequestContext } from "../http/request-context";
 import type { BearerToken } from "../http/route";
 import type { Tenant } from "../tenant";
-import { PROTOCOL_VERSION, SERVER_VERSION } from "./protocol";
 import { auditToolCall } from "./audit";
 import { partnerToolTable, type PartnerCaller } from "./partner-tools";
 import type { partnerMcpProbeSchema } from "./schemas";
-import { answerMcpPost, CAPABILITIES, type McpServerDefinition } from "./server";
+import { answerMcpPost, probeOf, type McpServerDefinition } from "./server";
 
 const INSTRUCTIONS =
   "Your project's lending data on the business-finance platform, read-only, in the environment of your token (sandbox or live), " +
@@ -47,11 +46,7 @@ export function answerPartnerMcp(input: { request: Request; body: unknown; conte
 export function partnerMcpProbe(endpoint: string, tenant: Tenant, token: BearerToken): z.output<typeof partnerMcpProbeSchema> {
   const server = partnerMcpServer();
   return {
-    serverInfo: { name: server.name, title: server.title, version: SERVER_VERSION },
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: CAPABILITIES,
-    transport: "streamable-http",
-    endpoint,
+    ...probeOf(server, endpoint),
     environment: tenant.environment,
     scopes: [...token.scopes].sort(),
     tools: server.tools.listedFor(token.scopes).map((tool) => tool.name),

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { ApiError } from "../errors";
 
 /** The one protocol revision the servers speak (spec 9); answered to every `initialize`, whatever it proposes. */
-export const PROTOCOL_VERSION = "2025-06-18";
+export const PROTOCOL_VERSION = "2025-06-18" as const;
 /** What a request without MCP-Protocol-Version is taken to speak (MCP 2025-06-18, transports: backwards compatibility). */
 export const ASSUMED_PROTOCOL_VERSION = "2025-03-26";
 /** The revisions a request's MCP-Protocol-Version may name: ours, and the one a header-less client is assumed to speak. */

@@ -5,10 +5,9 @@ import { config } from "../env";
 import { siteOrigins } from "../http/cors";
 import { RenderedJson } from "../http/rendered-json";
 import type { RequestContext } from "../http/request-context";
-import { PROTOCOL_VERSION, SERVER_VERSION } from "./protocol";
 import { publicToolTable } from "./public-tools";
 import type { mcpProbeSchema, mcpServerCardSchema } from "./schemas";
-import { answerMcpPost, CAPABILITIES, type McpServerDefinition } from "./server";
+import { answerMcpPost, probeOf, type McpServerDefinition } from "./server";
 
 const INSTRUCTIONS =
   "Public information about business finance for UK limited companies and LLPs: the products (list_products, product_details), " +
@@ -38,14 +37,7 @@ export function answerPublicMcp(request: Request, body: unknown, context: Reques
 
 /** GET {base_url}/mcp: identity and capabilities, with the URL the server answers at. */
 export function publicMcpProbe(endpoint: string): z.output<typeof mcpProbeSchema> {
-  const server = publicMcpServer();
-  return {
-    serverInfo: { name: server.name, title: server.title, version: SERVER_VERSION },
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: CAPABILITIES,
-    transport: "streamable-http",
-    endpoint,
-  };
+  return probeOf(publicMcpServer(), endpoint);
 }
 
 /** GET {hub_url}/public/v1/mcp: the probe with the instructions and the tools, each with its PascalCase alias. */

@@ -39,6 +39,17 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
+/** What a GET on a server's URL says of it before any JSON-RPC: its identity and capabilities, and where it answers. */
+export function probeOf<C>(definition: McpServerDefinition<C>, endpoint: string) {
+  return {
+    serverInfo: { name: definition.name, title: definition.title, version: SERVER_VERSION },
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    transport: "streamable-http" as const,
+    endpoint,
+  };
+}
+
 export function initializeResult<C>(definition: McpServerDefinition<C>): InitializeResult {
   return {
     protocolVersion: PROTOCOL_VERSION,

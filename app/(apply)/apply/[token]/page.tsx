@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { openJourney } from "@/lib/journey/journey";
 import { JourneyFrame } from "./journey-parts";
 import { ClosedPage, NotFoundJourney } from "./steps";
+import "../../hosted.css";
 import "../journey.css";
 
 export const dynamic = "force-dynamic";

@@ -30,7 +30,7 @@ export function CompanyStep({ journey }: { journey: Journey }) {
       <h1>{STEP_TITLES.company}</h1>
       <p className="lede">Check the company and tell us what you would like to borrow.</p>
       <ErrorSummary errors={errors} labels={labels} />
-      <dl className="journey-summary">
+      <dl className="summary-list">
         <div>
           <dt>Company</dt>
           <dd>{application.companyName}</dd>
@@ -233,7 +233,7 @@ export function OfferStep({ journey }: { journey: Journey }) {
         Good news: we can lend {journey.application.companyName} {formatPounds(terms.principal_pence)}.
       </p>
       <ErrorSummary errors={errors} labels={{ signatory_name: "Your full name" }} />
-      <dl className="journey-summary journey-offer">
+      <dl className="summary-list">
         <div>
           <dt>Amount</dt>
           <dd>{formatPounds(terms.principal_pence)}</dd>

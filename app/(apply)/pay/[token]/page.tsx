@@ -7,6 +7,7 @@ import { notFound } from "next/navigation";
 import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
 import type { PaymentFailureCode } from "@/lib/payments/serialize";
 import { formatPounds, formatUkTime } from "../../format";
+import "../../hosted.css";
 import "./payment-page.css";
 
 export const dynamic = "force-dynamic";
@@ -40,7 +41,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 function Summary({ page }: { page: PaymentPage }) {
   return (
-    <dl className="payment-summary">
+    <dl className="summary-list">
       <div>
         <dt>Amount</dt>
         <dd>{formatPounds(page.amountPence)}</dd>

@@ -8,6 +8,7 @@ import { isJourneyStep, stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/
 import { tenantNow } from "@/lib/tenant-clock";
 import { JourneyFrame } from "../journey-parts";
 import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import "../../../hosted.css";
 import "../../journey.css";
 
 export const dynamic = "force-dynamic";
