@@ -312,14 +312,19 @@ function Declined({ journey, reasons }: { journey: Journey; reasons: string[] })
         {reasons.map((reason) => (NEXT_STEPS[reason] ? <li key={reason}>{NEXT_STEPS[reason]}</li> : null))}
         <li>This decision does not stop the company applying elsewhere.</li>
       </ul>
-      {redirect ? (
-        <p>
-          <a className="journey-button" href={redirect}>
-            Continue
-          </a>
-        </p>
-      ) : null}
+      {redirect ? <ContinueTo address={redirect} /> : null}
     </>
+  );
+}
+
+/** The way back to the partner's `redirect_uri`. */
+function ContinueTo({ address }: { address: string }) {
+  return (
+    <p>
+      <a className="journey-button" href={address}>
+        Continue
+      </a>
+    </p>
   );
 }
 
@@ -332,16 +337,10 @@ export function DoneStep({ journey }: { journey: Journey }) {
       <p className="lede">
         You accepted the offer, and {formatPounds(journey.decision?.approvedAmountPence ?? journey.application.amountPence)} is being sent to {journey.application.companyName}&apos;s bank account.
       </p>
-      <p>Your application reference is {journey.application.id}. We have emailed the details of the loan and its repayment schedule.</p>
-      {redirect ? (
-        <p>
-          <a className="journey-button" href={redirect}>
-            Continue
-          </a>
-        </p>
-      ) : (
-        <p>You can close this page.</p>
-      )}
+      <p>
+        Keep this reference: {journey.application.id}. Repayments are collected by Direct Debit each month, as the schedule in your offer showed.
+      </p>
+      {redirect ? <ContinueTo address={redirect} /> : <p>You can close this page.</p>}
     </>
   );
 }
