@@ -119,10 +119,10 @@ export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: 
 export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 0.5, burst: 20 };
 
 /**
- * The apply widget's starts, per client address (spent before the key is read): an applicant starts one
- * application, perhaps a few; so ten at once, then one every ten seconds.
+ * The apply widget's starts, per client address, spent before the body is read: an applicant starts one
+ * application, perhaps a few, so ten a minute leaves room for an office behind one address.
  */
-export const WIDGET_START_ADDRESS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "widget-start-address", ratePerSecond: 0.1, burst: 10 };
+export const WIDGET_START_ADDRESS_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "widget-start-address", limit: 10, windowSeconds: 60 };
 
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
