@@ -20,6 +20,7 @@ import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../iden
 import { latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
+import { isHandoffTokenForm } from "./framing";
 import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
 
 const FORM_TOKEN_LENGTH = 32;
@@ -61,7 +62,7 @@ export interface Journey {
  * journey's record; a `state` in the address (the caller's, for the redirect at the end) is kept.
  */
 export async function openJourney(token: string, options: { callerState?: string } = {}): Promise<Journey | null> {
-  if (!/^[0-9A-Za-z]{16,64}$/.test(token)) return null;
+  if (!isHandoffTokenForm(token)) return null;
   const application = await db().application.findUnique({ where: { handoffToken: token }, include: { decision: true, journey: true } });
   if (!application) return null;
   const tenant: Tenant = { projectId: application.projectId, environment: application.environment };
@@ -112,7 +113,7 @@ function poundsField(label: string, min: number, max: number) {
   const range = `${label} must be between ${pounds.format(min)} and ${pounds.format(max)}.`;
   return requestString()
     .transform((value) => value.replace(/[£,\s]/g, ""))
-    .pipe(z.string().regex(/^\d{1,12}$/, `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`).transform(Number))
+    .pipe(requestString().regex(/^\d{1,12}$/, `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`).transform(Number))
     .pipe(z.number().min(min, range).max(max, range));
 }
 
