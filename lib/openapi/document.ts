@@ -43,7 +43,7 @@ export const RINGS: Record<Ring, RingDescription> = {
   site: {
     title: "Site interface",
     basePath: "",
-    description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, and this reference.",
+    description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, this reference, the hosted journey's forms, and apply.js with its start endpoint.",
   },
 };
 
