@@ -29,7 +29,7 @@ export function DemoLauncher({ publishableKey, scriptUrl }: { publishableKey: st
       amountPence: Number(form.get("amount")) * 100,
       termMonths: Number(form.get("term_months")),
       applicant: { first_name: "Ada", email: "ada@example.co.uk" },
-      reference: "demo-basket",
+      reference: "apply-js-demo",
       onComplete: ({ application_id }: { application_id: string }) => setOutcome(`onComplete: application ${application_id} is complete, and the loan is funded in the sandbox.`),
       onClose: ({ application_id }: { application_id: string | null }) =>
         setOutcome(application_id ? `onClose: you closed application ${application_id}. Press the button again to carry on where you left off.` : "onClose: you closed the application before it started."),
