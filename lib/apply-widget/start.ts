@@ -17,7 +17,7 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * refused, as is a live application's page on plain http other than localhost: its applicant's answers would be
  * framed by a page anyone on the network could change.
  */
-export function embeddingOriginOf(origin: string | null, environment: Tenant["environment"]): string | undefined {
+function embeddingOriginOf(origin: string | null, environment: Tenant["environment"]): string | undefined {
   if (origin === null) return undefined;
   if (!ORIGIN_FORM.test(origin)) {
     throw new ApiError("origin_not_allowed", { message: "apply.js must run on an http or https page, not in a sandboxed frame or a local file." });
