@@ -1,11 +1,15 @@
 // Runs before the hosted journey's pages (/apply/…): each response gets a fresh nonce and the journey's strict
-// headers (lib/journey/security-headers.ts). Nothing else passes through here.
+// headers (lib/journey/security-headers.ts), framing allowed to our own pages and, for an application the apply.js
+// widget started, to the page that started it (lib/journey/framing.ts). Nothing else passes through here: not
+// the widget's start endpoint under /apply/v1/.
 import { NextResponse, type NextRequest } from "next/server";
+import { embeddingOriginForToken } from "./lib/journey/framing";
 import { JOURNEY_HEADERS, journeyContentSecurityPolicy } from "./lib/journey/security-headers";
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const policy = journeyContentSecurityPolicy(nonce);
+  const token = /^\/apply\/([^/]+)/.exec(request.nextUrl.pathname)?.[1];
+  const policy = journeyContentSecurityPolicy(nonce, token ? await embeddingOriginForToken(token) : null);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
@@ -15,4 +19,4 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-export const config = { matcher: "/apply/:path*" };
+export const config = { matcher: "/apply/((?!v1/).*)" };

@@ -60,7 +60,7 @@ async function lookUpCompany(companyNumber: string, environment: Tenant["environ
   }
 }
 
-type OptionalOnOpening = "product" | "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "metadata";
+type OptionalOnOpening = "product" | "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "embeddingOrigin" | "metadata";
 
 /** What opening an application takes; the journey and decisioning fill in the rest later. */
 export type NewApplication = Pick<
@@ -105,6 +105,7 @@ export async function openApplication(statements: Statements, data: NewApplicati
     applicantFirstName: null,
     redirectUri: null,
     introductionId: null,
+    embeddingOrigin: null,
     metadata: {},
     ...data,
     status: "created",
@@ -122,12 +123,12 @@ export async function openApplication(statements: Statements, data: NewApplicati
   // The columns left out are all null.
   await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
     company_name, company_kind, incorporated_on, amount_pence, term_months, product, purpose, reference, applicant_email,
-    applicant_first_name, redirect_uri, introduction_id, metadata, handoff_token, expires_at, created_at, updated_at)
+    applicant_first_name, redirect_uri, introduction_id, embedding_origin, metadata, handoff_token, expires_at, created_at, updated_at)
     VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
     ${application.companyNumber}, ${application.companyName}, ${application.companyKind}::"CompanyKind",
     ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
     ${application.product}::"ApplicationProduct", ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
-    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId},
+    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId}, ${application.embeddingOrigin},
     ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
   await recordEventsInBatch(statements, eventRows([
     { projectId: application.projectId, environment: application.environment, type: "application.created", object: serializeApplication(application), createdAt: now },
@@ -135,8 +136,11 @@ export async function openApplication(statements: Statements, data: NewApplicati
   return application;
 }
 
-/** Opens an application in `transaction` (the create endpoint's batched transaction), or in one of its own. */
-export async function createApplication(options: { tenant: Tenant; input: CreateApplicationInput; transaction?: Statements }) {
+/**
+ * Opens an application in `transaction` (the create endpoint's batched transaction), or in one of its own. An
+ * `embeddingOrigin` records the page whose apply.js widget started it (lib/apply-widget/start.ts).
+ */
+export async function createApplication(options: { tenant: Tenant; input: CreateApplicationInput; transaction?: Statements; embeddingOrigin?: string }) {
   const { tenant, input } = options;
   assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
   const lookup = await lookUpCompany(input.business.company_number, tenant.environment);
@@ -163,6 +167,7 @@ export async function createApplication(options: { tenant: Tenant; input: Create
         applicantFirstName: input.applicant?.first_name ?? null,
         redirectUri: input.redirect_uri ?? null,
         introductionId: input.introduction_id ?? null,
+        embeddingOrigin: options.embeddingOrigin ?? null,
         metadata: input.metadata ?? {},
         handoffToken: randomToken(32),
         expiresAt: new Date(now.getTime() + config().APPLICATION_EXPIRY_DAYS * DAY_MS),

@@ -36,37 +36,38 @@ const TERM_RANGE = `term_months must be between ${MIN_TERM_MONTHS} and ${MAX_TER
 
 export const applicationIdParamsSchema = z.strictObject({ id: requestString().startsWith("app_") });
 
-export const createApplicationBodySchema = z
-  .strictObject({
-    business: z.strictObject({ company_number: companyNumberSchema }),
-    amount_pence: z.int().min(MIN_AMOUNT_PENCE, { error: AMOUNT_RANGE }).max(MAX_AMOUNT_PENCE, { error: AMOUNT_RANGE }),
-    term_months: z.int().min(MIN_TERM_MONTHS, { error: TERM_RANGE }).max(MAX_TERM_MONTHS, { error: TERM_RANGE }),
-    purpose: z.enum(APPLICATION_PURPOSES).optional(),
-    product: z.enum(APPLICATION_PRODUCTS).optional(),
-    applicant: z
-      .strictObject({
-        email: z.email().max(EMAIL_MAX_LENGTH).optional(),
-        first_name: requestString().trim().min(1).max(NAME_MAX_LENGTH).optional(),
-      })
-      .optional(),
-    redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
-    reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
-    introduction_id: requestString()
-      .regex(/^intro_[0-9a-z]{1,64}$/, "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits.")
-      .optional(),
-    metadata: metadataSchema.optional(),
-  })
-  .superRefine((body, context) => {
-    // The hosted journey needs a way back to the partner or a way to reach the applicant (spec 4.2).
-    if (body.redirect_uri === undefined && body.applicant?.email === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["applicant", "email"],
-        message: "applicant.email is required when no redirect_uri is set.",
-        params: { reason: "required" },
-      });
-    }
-  });
+/** The fields of a new application, without the create's rule on how the journey reaches back (below). */
+export const applicationFieldsSchema = z.strictObject({
+  business: z.strictObject({ company_number: companyNumberSchema }),
+  amount_pence: z.int().min(MIN_AMOUNT_PENCE, { error: AMOUNT_RANGE }).max(MAX_AMOUNT_PENCE, { error: AMOUNT_RANGE }),
+  term_months: z.int().min(MIN_TERM_MONTHS, { error: TERM_RANGE }).max(MAX_TERM_MONTHS, { error: TERM_RANGE }),
+  purpose: z.enum(APPLICATION_PURPOSES).optional(),
+  product: z.enum(APPLICATION_PRODUCTS).optional(),
+  applicant: z
+    .strictObject({
+      email: z.email().max(EMAIL_MAX_LENGTH).optional(),
+      first_name: requestString().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+    })
+    .optional(),
+  redirect_uri: requestString().max(URI_MAX_LENGTH).pipe(z.url({ protocol: /^https?$/ })).optional(),
+  reference: requestString().min(1).max(REFERENCE_MAX_LENGTH).optional(),
+  introduction_id: requestString()
+    .regex(/^intro_[0-9a-z]{1,64}$/, "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits.")
+    .optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export const createApplicationBodySchema = applicationFieldsSchema.superRefine((body, context) => {
+  // The hosted journey needs a way back to the partner or a way to reach the applicant (spec 4.2).
+  if (body.redirect_uri === undefined && body.applicant?.email === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["applicant", "email"],
+      message: "applicant.email is required when no redirect_uri is set.",
+      params: { reason: "required" },
+    });
+  }
+});
 
 export type CreateApplicationInput = z.output<typeof createApplicationBodySchema>;
 

@@ -1,6 +1,8 @@
 // CORS for the public ring (spec 5.3: no credentials, fixed shapes): GET endpoints are readable from any
 // origin; POST endpoints (consent, enquiries, support chat) accept only the platform's own site origins
 // (BASE_URL and CORS_ALLOWED_ORIGINS), so another site cannot post forms in a visitor's browser.
+// An endpoint that declares `anyOrigin` (the apply widget's start, which a partner's page calls with a
+// publishable key in the body and no credential of the browser's) allows whichever origin calls it, on any ring.
 import { config } from "../env";
 import type { Ring } from "../errors";
 
@@ -18,19 +20,35 @@ function allowedOrigin(method: string, origin: string | null): string | null {
   return origin && siteOrigins().includes(origin) ? origin : null;
 }
 
-/** Headers for a public-ring response to `method` from `origin` (none on other rings). */
-export function corsHeaders(ring: Ring, method: string, origin: string | null): Record<string, string> {
+/** Headers for a response to `method` from `origin`: a public-ring one's, or an `anyOrigin` endpoint's. */
+export function corsHeaders(ring: Ring, method: string, origin: string | null, anyOrigin = false): Record<string, string> {
+  if (anyOrigin) return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin" } : {};
   if (ring !== "public") return {};
   const allowed = allowedOrigin(method, origin);
   if (!allowed) return {};
   return { "Access-Control-Allow-Origin": allowed, "Access-Control-Expose-Headers": EXPOSED_HEADERS, ...(allowed === "*" ? {} : { Vary: "Origin" }) };
 }
 
-/** The answer to a preflight (OPTIONS with Access-Control-Request-Method) on the public ring. */
-export function preflightHeaders(ring: Ring, request: Request, allowedMethods: string): Record<string, string> {
-  const requested = request.headers.get("access-control-request-method");
-  if (ring !== "public" || !requested) return {};
-  const allowed = allowedOrigin(requested.toUpperCase(), request.headers.get("origin"));
+/**
+ * The answer to a preflight (OPTIONS with Access-Control-Request-Method): on the public ring, or for a method
+ * among `anyOriginMethods` (those whose endpoints declare `anyOrigin`).
+ */
+export function preflightHeaders(ring: Ring, request: Request, allowedMethods: string, anyOriginMethods: ReadonlySet<string> = new Set()): Record<string, string> {
+  const requested = request.headers.get("access-control-request-method")?.toUpperCase();
+  if (!requested) return {};
+  const origin = request.headers.get("origin");
+  if (anyOriginMethods.has(requested)) {
+    if (!origin) return {};
+    return {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Methods": [...anyOriginMethods].join(", "),
+      "Access-Control-Allow-Headers": "Content-Type",
+      "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
+      Vary: "Origin",
+    };
+  }
+  if (ring !== "public") return {};
+  const allowed = allowedOrigin(requested, origin);
   if (!allowed) return {};
   return {
     "Access-Control-Allow-Origin": allowed,

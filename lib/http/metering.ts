@@ -3,6 +3,7 @@
 // before its handler; requests without a valid token and the public ring are limited per client address.
 import { config } from "../env";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
+import type { PublishableKeyCaller } from "../keys/publishable";
 import type { AuthenticatedClient } from "../oauth/client-authentication";
 import { rateLimiter } from "../ratelimit/limiter";
 import type { LimitDecision } from "../ratelimit/store";
@@ -54,15 +55,23 @@ export async function meterPartnerRequest(principal: Principal, context: Request
   return release;
 }
 
-/** Who a sub-limit is spent by: the bearer's project, the authenticated OAuth client, or the request's address. */
+/**
+ * Who a sub-limit is spent by: the bearer's project, the authenticated OAuth client, the authenticated
+ * publishable key, or the request's address.
+ */
 export interface Metered {
   principal: Principal | null;
   client: AuthenticatedClient | null;
+  publishableKey?: PublishableKeyCaller | null;
   request: Request;
 }
 
-function subLimitKey(per: SubLimit["per"], { principal, client, request }: Metered): string {
+function subLimitKey(per: SubLimit["per"], { principal, client, publishableKey, request }: Metered): string {
   if (per === "address") return clientAddress(request);
+  if (per === "publishable_key") {
+    if (!publishableKey) throw new Error("A per-key sub-limit needs an endpoint that authenticates a publishable key (authenticatesPublishableKey)");
+    return publishableKey.keyId;
+  }
   if (per === "client") {
     if (!client) throw new Error("A per-client sub-limit needs an endpoint that authenticates the client (authenticatesClient)");
     return client.clientId;

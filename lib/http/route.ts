@@ -3,7 +3,8 @@
 // service its handler calls; the builder composes the steps, each in its own module, in a fixed order:
 //   request context (request-context.ts) → admission: authenticate, project bucket, scope (admission.ts)
 //   → the project's capability, on the routes of a feature enabled per project (lib/projects/capabilities.ts)
-//   → parse params, query, body (body.ts, validation.ts) → the OAuth client, on the endpoints that authenticate one
+//   → parse params, query, body (body.ts, validation.ts) → the OAuth client, on the endpoints that authenticate one;
+//   the publishable key, on the apply widget's start (lib/keys/publishable.ts)
 //   → Idempotency-Key and the handler's transaction (idempotent-handler.ts) → sub-limit (metering.ts) → handler
 //   → map errors (lib/errors.ts) → finish: request id, RateLimit headers, one log line (request-context.ts)
 // Every endpoint registers its config (route-registry.ts), so tables other code needs come from the configs.
@@ -12,6 +13,7 @@ import { z } from "zod";
 import { config } from "../env";
 import { ApiError, type ErrorCode, type ErrorFormat, type Ring } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { authenticatePublishableKey, type PublishableKeyCaller } from "../keys/publishable";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
 import { assertCapability, type ProjectCapability } from "../projects/capabilities";
@@ -64,13 +66,18 @@ export interface BearerToken {
 /** An endpoint that authenticates an OAuth client gets the client; any other has none. */
 type ClientOf<A> = A extends true ? AuthenticatedClient : undefined;
 
-export interface HandlerInput<P, Q, B, T, C = Tenant, A = undefined> {
+/** An endpoint that authenticates a publishable key gets the key's project and environment; any other has none. */
+type PublishableKeyOf<W> = W extends true ? PublishableKeyCaller : undefined;
+
+export interface HandlerInput<P, Q, B, T, C = Tenant, A = undefined, W = undefined> {
   request: Request;
   context: RequestContext;
   /** The project and environment of a bearer-authenticated partner route's caller. */
   tenant: C;
   /** The OAuth client that authenticated (RFC 6749 §2.3), on the endpoints that authenticate one. */
   client: A;
+  /** The publishable key the body presented, on the endpoints that authenticate one. */
+  publishableKey: W;
   /** The caller's access token, on a bearer-authenticated route (whose scopes a server of tools reads). */
   token: C extends Tenant ? BearerToken : undefined;
   /**
@@ -91,6 +98,7 @@ export interface EndpointConfig<
   K extends TransactionKind<unknown> | undefined = undefined,
   S extends PartnerScope | null | undefined = undefined,
   A extends boolean = false,
+  W extends boolean = false,
 > {
   /** One line for the API reference: the OpenAPI operation's summary (lib/openapi). */
   summary?: string;
@@ -124,6 +132,17 @@ export interface EndpointConfig<
    * header or the form, and a per-client `rateLimit` is spent only after that.
    */
   authenticatesClient?: A;
+  /**
+   * The apply widget's start: the body's `publishable_key` is authenticated once the body is parsed
+   * (lib/keys/publishable.ts), and the handler gets its project and environment. Never with a bearer scope or
+   * an OAuth client: a publishable key opens nothing else.
+   */
+  authenticatesPublishableKey?: W;
+  /**
+   * Browsers on every origin may call the endpoint: its answers and their preflight allow the caller's Origin.
+   * Only for an endpoint no browser credential opens (no cookie is read; the caller presents a publishable key).
+   */
+  anyOrigin?: boolean;
   /** The route's own rate limit (spec 8), from the named catalogue (SUB_LIMITS), spent just before the handler. */
   rateLimit?: SubLimit;
   /**
@@ -171,7 +190,7 @@ export interface EndpointConfig<
   /** Sandbox test helpers: for a live token the route does not exist (404 `route_not_found`), before any input is read. */
   sandboxOnly?: boolean;
   handler: (
-    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>, TenantOf<S>, ClientOf<A>>,
+    input: HandlerInput<Output<P, Record<string, string>>, Output<Q, Record<string, never>>, Output<B, undefined>, TransactionOf<I, K>, TenantOf<S>, ClientOf<A>, PublishableKeyOf<W>>,
   ) => Promise<Reply | Response> | Reply | Response;
 }
 
@@ -184,6 +203,7 @@ export interface Endpoint {
     boolean,
     TransactionKind<unknown> | undefined,
     PartnerScope | null | undefined,
+    boolean,
     boolean
   >;
 }
@@ -197,7 +217,8 @@ export function endpoint<
   K extends TransactionKind<unknown> | undefined = undefined,
   S extends PartnerScope | null | undefined = undefined,
   A extends boolean = false,
->(config: EndpointConfig<P, Q, B, I, K, S, A>): Endpoint {
+  W extends boolean = false,
+>(config: EndpointConfig<P, Q, B, I, K, S, A, W>): Endpoint {
   return { config: config as unknown as Endpoint["config"] };
 }
 
@@ -252,12 +273,13 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
     const body = await parseRequestBody(declared, request, context);
     const client = declared.authenticatesClient ? await authenticateClient({ authorization: request.headers.get("authorization"), form: body as ClientCredentialsInput }) : null;
+    const publishableKey = declared.authenticatesPublishableKey ? await authenticatePublishableKeyOf(body, context) : null;
     const tenant: Tenant | undefined = principal
       ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }
       : undefined;
     const token: BearerToken | undefined = principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined;
-    const handlerInput = { request, context, tenant, token, client: client ?? undefined, params, query, body, transaction: undefined };
-    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, request }, context);
+    const handlerInput = { request, context, tenant, token, client: client ?? undefined, publishableKey: publishableKey ?? undefined, params, query, body, transaction: undefined };
+    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, publishableKey, request }, context);
     if (declared.idempotent) {
       response = await runIdempotently(declared.handler, handlerInput, {
         tenant,
@@ -278,7 +300,17 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
   } finally {
     await release();
   }
-  return finishWithCors(ring, request, response, context);
+  return finishWithCors(ring, request, response, context, declared.anyOrigin);
+}
+
+/** The key a parsed body presents as `publishable_key` (the endpoint's schema requires it), authenticated. */
+async function authenticatePublishableKeyOf(body: unknown, context: RequestContext): Promise<PublishableKeyCaller> {
+  const presented = (body as { publishable_key?: unknown } | undefined)?.publishable_key;
+  if (typeof presented !== "string") throw new ApiError("missing_api_key", { message: "Send your publishable key (pk_sandbox_… or pk_live_…) as publishable_key." });
+  const caller = await authenticatePublishableKey(presented);
+  context.logFields.project_id = caller.tenant.projectId;
+  context.logFields.environment = caller.tenant.environment;
+  return caller;
 }
 
 /** The response, whose body gives the request's slot back when it ends, fails or is cancelled, or the client goes. */
@@ -314,15 +346,16 @@ function releasingWhenStreamEnds(response: Response, release: () => Promise<void
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext): Response {
-  for (const [name, value] of Object.entries(corsHeaders(ring, request.method, request.headers.get("origin")))) response.headers.set(name, value);
+function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext, anyOrigin = false): Response {
+  for (const [name, value] of Object.entries(corsHeaders(ring, request.method, request.headers.get("origin"), anyOrigin))) response.headers.set(name, value);
   return finishRequest(response, context);
 }
 
 /**
  * A partner endpoint must say which scope it needs (or `null`); the public ring has none, and the site has one
  * bearer-authenticated endpoint (the partner MCP server at /partner/mcp). An endpoint that
- * authenticates an OAuth client takes no bearer token. A capability belongs to the caller's project, so only a
+ * authenticates an OAuth client takes no bearer token, nor does one that authenticates a publishable key, and
+ * no bearer route is open to every origin. A capability belongs to the caller's project, so only a
  * bearer route can require one. Only an idempotent endpoint stores replies, so only it may name fields to
  * withhold from them. A per-address bucket replaces the ring's, which a caller with credentials never has.
  */
@@ -334,6 +367,8 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   if (target.config.capability && !scope) throw new Error(`Endpoint "${key}" requires a capability but no bearer scope: there is no project to check`);
   if (target.config.secretFields?.length && !target.config.idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
   if (target.config.addressLimit && (scope || authenticatesClient)) throw new Error(`Endpoint "${key}" has a caller to meter: it cannot take a per-address bucket instead`);
+  if (target.config.authenticatesPublishableKey && (scope !== undefined || authenticatesClient)) throw new Error(`Endpoint "${key}" authenticates a publishable key: it takes no other credential`);
+  if (target.config.anyOrigin && (ring === "partner" || scope)) throw new Error(`Endpoint "${key}" takes a bearer token: it cannot be open to every origin`);
 }
 
 /**
@@ -366,6 +401,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
   const declared = Object.keys(endpoints) as DeclarableMethod[];
   const allowed = [...declared, ...(endpoints.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const ownBucket = Object.values(endpoints).find((target) => target?.config.addressLimit)?.config.addressLimit;
+  const anyOriginMethods = new Set(declared.filter((method) => endpoints[method]?.config.anyOrigin));
   const methodNotAllowed = answerWith(ring, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
@@ -380,7 +416,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     HEAD: endpoints.GET ? async (request, context) => withoutBody(await get(request, context)) : methodNotAllowed,
     OPTIONS: async (request) => {
       const context = startRequest(request, ring);
-      return finishRequest(new Response(null, { status: 204, headers: { Allow: allowed, ...preflightHeaders(ring, request, allowed) } }), context);
+      return finishRequest(new Response(null, { status: 204, headers: { Allow: allowed, ...preflightHeaders(ring, request, allowed, anyOriginMethods) } }), context);
     },
     POST: handlerFor("POST"),
     PUT: handlerFor("PUT"),

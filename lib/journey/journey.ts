@@ -20,6 +20,7 @@ import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../iden
 import { latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
+import { isHandoffTokenForm } from "./framing";
 import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
 
 const FORM_TOKEN_LENGTH = 32;
@@ -61,7 +62,7 @@ export interface Journey {
  * journey's record; a `state` in the address (the caller's, for the redirect at the end) is kept.
  */
 export async function openJourney(token: string, options: { callerState?: string } = {}): Promise<Journey | null> {
-  if (!/^[0-9A-Za-z]{16,64}$/.test(token)) return null;
+  if (!isHandoffTokenForm(token)) return null;
   const application = await db().application.findUnique({ where: { handoffToken: token }, include: { decision: true, journey: true } });
   if (!application) return null;
   const tenant: Tenant = { projectId: application.projectId, environment: application.environment };

@@ -1,10 +1,11 @@
 // The hosted journey's response headers (docs/hosted-journey.md, "Security"): a strict Content-Security-Policy
 // whose scripts run only with this response's nonce (Next.js puts it on its own scripts when it finds the policy
-// on the request), framing by our own pages only, and no Referer ever: the address carries the handoff token.
+// on the request), framing by our own pages only (and by the page that started the application through the
+// apply.js widget, lib/journey/framing.ts), and no Referer ever: the address carries the handoff token.
 import { config } from "../env";
 
-export function journeyContentSecurityPolicy(nonce: string): string {
-  // Development's hot reloading evaluates code; a production build never does.
+export function journeyContentSecurityPolicy(nonce: string, embeddingOrigin: string | null = null): string {
+  // The development server evaluates its modules' source; a production build never does.
   const devScriptSources = config().NODE_ENV === "production" ? "" : " 'unsafe-eval'";
   return [
     "default-src 'self'",
@@ -16,7 +17,7 @@ export function journeyContentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    `frame-ancestors 'self'${embeddingOrigin ? ` ${embeddingOrigin}` : ""}`,
   ].join("; ");
 }
 

@@ -43,7 +43,7 @@ export const RINGS: Record<Ring, RingDescription> = {
   site: {
     title: "Site interface",
     basePath: "",
-    description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, and this reference.",
+    description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, this reference, the hosted journey's forms, and apply.js with its start endpoint.",
   },
 };
 
@@ -51,6 +51,7 @@ export const RINGS: Record<Ring, RingDescription> = {
 const ALWAYS: ErrorCode[] = ["internal_error"];
 const BEARER_FAILURES: ErrorCode[] = ["unauthenticated", "invalid_api_key", "token_expired", "token_revoked", "environment_mismatch", "audience_mismatch", "insufficient_scope", "rate_limited"];
 const CLIENT_FAILURES: ErrorCode[] = ["invalid_client", "rate_limited"];
+const PUBLISHABLE_KEY_FAILURES: ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_revoked", "account_suspended"];
 const QUERY_FAILURES: ErrorCode[] = ["unknown_field", "validation_failed"];
 const BODY_FAILURES: ErrorCode[] = ["invalid_json", "missing_content_type", "unsupported_media_type", "payload_too_large", "unknown_field", "validation_failed"];
 const FORM_FAILURES: ErrorCode[] = ["invalid_request", "unsupported_media_type", "payload_too_large"];
@@ -65,6 +66,7 @@ export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCod
   if (config.scope) add(BEARER_FAILURES);
   if (config.capability) codes.add("capability_denied");
   if (config.authenticatesClient) add(CLIENT_FAILURES);
+  if (config.authenticatesPublishableKey) add(PUBLISHABLE_KEY_FAILURES);
   if (config.sandboxOnly) codes.add("route_not_found");
   if (config.params) codes.add("not_found");
   if (config.query) add(QUERY_FAILURES);
@@ -233,6 +235,8 @@ function descriptionOf(ring: Ring, endpoint: RegisteredEndpoint): string {
   if (config.scope) facts.push(`**Scope:** \`${config.scope}\`.`);
   if (config.capability) facts.push(`**Capability:** your project needs \`${config.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`);
   if (config.authenticatesClient) facts.push("**Client authentication:** HTTP Basic with your client id and a secret key, or `client_id` and `client_secret` in the form.");
+  if (config.authenticatesPublishableKey) facts.push("**Publishable key:** `publishable_key` in the body (`pk_sandbox_…` or `pk_live_…`); a secret key is refused.");
+  if (config.anyOrigin) facts.push("**CORS:** any origin may call it from a browser (no credentials); the answer allows the caller's `Origin`.");
   if (config.sandboxOnly) facts.push("**Sandbox only:** with a live token this route does not exist (404 `route_not_found`).");
   if (config.idempotent) facts.push("**Idempotent:** send an `Idempotency-Key` to make a retry safe; the first reply is replayed for 24 hours.");
   if (config.streams) facts.push("**Streams:** the reply is a server-sent event stream that stays open.");

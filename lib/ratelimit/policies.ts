@@ -71,12 +71,12 @@ export const CLIENT_AUTHENTICATION_LIMIT: TokenBucketPolicy = { kind: "tokenBuck
 
 /**
  * A route's own limit, on top of the project bucket or the per-address limit, keyed per project and
- * environment (bearer routes), per authenticated OAuth client (the endpoints that authenticate one) or per
- * client address.
+ * environment (bearer routes), per authenticated OAuth client (the endpoints that authenticate one), per
+ * authenticated publishable key (the apply widget's start) or per client address.
  */
 export interface SubLimit {
   policy: RatePolicy;
-  per: "project" | "client" | "address";
+  per: "project" | "client" | "publishable_key" | "address";
 }
 
 /** The route sub-limits (spec 8), named; each route declares its own on its endpoint config (`rateLimit`). */
@@ -95,6 +95,11 @@ export const SUB_LIMITS = {
   oauthClientSecrets: { policy: { kind: "fixedWindow", name: "oauth-client-secrets", limit: 10, windowSeconds: 3600 }, per: "client" },
   /** The JWKS shares the per-address bucket of unauthenticated partner requests. */
   oauthJwks: { policy: ANONYMOUS_PARTNER_LIMIT, per: "address" },
+  /**
+   * Applications the apply widget starts, per publishable key: the partner API's create rate (5 a second), in
+   * bursts of 20, whoever's page the key is on.
+   */
+  widgetStartsPerKey: { policy: { kind: "tokenBucket", name: "widget-start-key", ratePerSecond: 5, burst: 20 }, per: "publishable_key" },
 } as const satisfies Record<string, SubLimit>;
 
 /** The public ring: 60 requests per 60 seconds per client address, fixed window. */
@@ -112,6 +117,12 @@ export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: 
  * and each answer may run an identity check or read a bank, so a burst of 20 refilled at one every 2 seconds.
  */
 export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 0.5, burst: 20 };
+
+/**
+ * The apply widget's starts, per client address, spent before the body is read: an applicant starts one
+ * application, perhaps a few, so ten a minute leaves room for an office behind one address.
+ */
+export const WIDGET_START_ADDRESS_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "widget-start-address", limit: 10, windowSeconds: 60 };
 
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };

@@ -1,6 +1,7 @@
 // The demo data `npm run dev` and `cli seed` create, idempotently. Secrets are only ever stored hashed, so the
 // demo's sandbox credentials are kept in a git-ignored file under .data/ to be printed on every start; when
-// that file is missing or stale, fresh sandbox keys are issued and the old ones revoked.
+// that file is missing or stale, fresh sandbox keys are issued and the old ones revoked. The sandbox publishable
+// key, which the apply.js demo page publishes (lib/apply-widget/demo.ts), is also kept on the project.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clock } from "../clock";
@@ -58,12 +59,17 @@ async function reissueSandboxKeys(database: Database, projectId: string): Promis
   return { secret_key: secret.secret, publishable_key: publishable.secret };
 }
 
+async function publishDemoKey(database: Database, projectId: string, publishableKey: string): Promise<void> {
+  await database.project.update({ where: { id: projectId }, data: { demoPublishableKey: publishableKey } });
+}
+
 export async function seedDemo(database: Database, credentialsFile = path.resolve(config().DEMO_CREDENTIALS_FILE)): Promise<SeedResult> {
   const existing = await database.project.findFirst({ where: { isDemo: true }, orderBy: { id: "asc" } });
   if (!existing) {
     const project = await createProject(database, { name: DEMO_PROJECT_NAME, tier: "build", isDemo: true });
     const demo = { project_id: project.project_id, client_id: project.client_id, sandbox: project.sandbox };
     writeCredentialsFile(credentialsFile, demo);
+    await publishDemoKey(database, project.project_id, project.sandbox.publishable_key);
     const applications = await seedDemoApplications(database, { id: project.project_id, clientId: project.client_id });
     return { created: { project: true, sandbox_keys: true, applications }, demo };
   }
@@ -71,10 +77,12 @@ export async function seedDemo(database: Database, credentialsFile = path.resolv
   const savedSecrets = saved?.project_id === existing.id ? [saved.sandbox.secret_key, saved.sandbox.publishable_key] : [];
   const applications = await seedDemoApplications(database, existing);
   if (saved && savedSecrets.length > 0 && (await keysStillActive(database, existing.id, savedSecrets))) {
+    await publishDemoKey(database, existing.id, saved.sandbox.publishable_key);
     return { created: { project: false, sandbox_keys: false, applications }, demo: saved };
   }
   const sandbox = await reissueSandboxKeys(database, existing.id);
   const demo = { project_id: existing.id, client_id: existing.clientId, sandbox };
   writeCredentialsFile(credentialsFile, demo);
+  await publishDemoKey(database, existing.id, sandbox.publishable_key);
   return { created: { project: false, sandbox_keys: true, applications }, demo };
 }

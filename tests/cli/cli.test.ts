@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { submitApplication } from "@/lib/applications/service";
+import { demoPublishableKey } from "@/lib/apply-widget/demo";
 import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { hashSecret } from "@/lib/keys/secrets";
@@ -77,11 +78,15 @@ describe("seed", () => {
     expect(two.demo).toEqual(one.demo);
     expect(one.demo.sandbox.secret_key).toMatch(/^sk_sandbox_/);
     expect(await db().project.count({ where: { isDemo: true } })).toBe(1);
+    // The publishable key, and no secret, is kept for the apply.js demo page to publish.
+    expect(await demoPublishableKey()).toBe(one.demo.sandbox.publishable_key);
+    expect(JSON.stringify(await db().project.findFirstOrThrow({ where: { isDemo: true } }))).not.toContain("sk_sandbox_");
   });
 
   it("gives the demo project sandbox applications in several states, once", async () => {
     const demo = await db().project.findFirstOrThrow({ where: { isDemo: true } });
-    const applications = await db().application.findMany({ where: { projectId: demo.id }, orderBy: { id: "asc" } });
+    // The seed's own: the apply.js demo page (/v1/demo) starts applications on the demo project too.
+    const applications = await db().application.findMany({ where: { projectId: demo.id, metadata: { path: ["seeded"], equals: "true" } }, orderBy: { id: "asc" } });
     expect(applications.map((application) => [application.reference, application.status])).toEqual([
       ["demo-created", "created"],
       ["demo-approved", "approved"],

@@ -1,7 +1,8 @@
-// Property: no request to a site endpoint (health, discovery, the OAuth endpoints at /oauth/*) is answered with
-// a 5xx, whatever its path, query and form hold. Requests are drawn from each endpoint's own schemas and from a
-// valid request per endpoint, mixed with hostile values (tests/helpers/request-fuzz.ts), with the credentials of
-// a real client among the values drawn. Seeded: every run sends the same requests.
+// Property: no request to a site endpoint (health, discovery, the OAuth endpoints at /oauth/*, the journey's and
+// the apply widget's) is answered with a 5xx, whatever its path, query and form hold. Requests are drawn from each
+// endpoint's own schemas and from a valid request per endpoint, mixed with hostile values
+// (tests/helpers/request-fuzz.ts), with the credentials of a real client among the values drawn. Seeded: every run
+// sends the same requests.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -32,6 +33,7 @@ beforeAll(async () => {
       "POST /oauth/token": { body: { grant_type: "client_credentials", scope: "events:read", ...credentials } },
       "POST /oauth/introspect": { body: { token, token_type_hint: "access_token", ...credentials } },
       "POST /oauth/clients/{id}/secrets": { body: credentials },
+      "POST /apply/v1/applications": { body: { publishable_key: project.sandbox.publishable_key, business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, reference: "fuzz" } },
     },
   };
 });

@@ -1,5 +1,6 @@
 // The hosted journey's steps as the applicant sees them (docs/hosted-journey.md). Each is server-rendered, and
-// each form posts without JavaScript; the waiting page refreshes itself with a meta refresh.
+// each form posts without JavaScript; the waiting page moves on by itself with a small script, and has a link
+// that does the same by hand.
 import { CONSENT_TYPES, currentConsentText } from "@/lib/application-consents/catalogue";
 import { APPLICATION_PURPOSES } from "@/lib/applications/schemas";
 import { REASON_MESSAGES } from "@/lib/decisions/serialize";
@@ -8,6 +9,7 @@ import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table"
 import { completionRedirect, FURTHER_DIRECTOR_ROWS, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds, formatShortDate } from "../../format";
+import { EmbeddingBridge } from "./embedding-bridge";
 import { Continue, ErrorSummary, Field, refusalFor, SelectField, StepForm } from "./journey-parts";
 import { WaitingPoller } from "./waiting-poller";
 
@@ -321,7 +323,8 @@ function Declined({ journey, reasons }: { journey: Journey; reasons: string[] })
 function ContinueTo({ address }: { address: string }) {
   return (
     <p>
-      <a className="journey-button" href={address}>
+      {/* The top window: inside the apply.js widget's frame, the partner's page is the whole window's to leave. */}
+      <a className="journey-button" href={address} target="_top">
         Continue
       </a>
     </p>
@@ -330,9 +333,15 @@ function ContinueTo({ address }: { address: string }) {
 
 export function DoneStep({ journey }: { journey: Journey }) {
   const redirect = completionRedirect(journey);
+  const { embeddingOrigin } = journey.application;
   return (
     <>
-      {redirect ? <meta httpEquiv="refresh" content={`0;url=${redirect}`} /> : null}
+      {/* A widget's journey may be in the widget's frame, which the bridge tells instead of leaving the page. */}
+      {embeddingOrigin ? (
+        <EmbeddingBridge origin={embeddingOrigin} applicationId={journey.application.id} complete redirect={redirect} />
+      ) : redirect ? (
+        <meta httpEquiv="refresh" content={`0;url=${redirect}`} />
+      ) : null}
       <h1>Your loan is on its way</h1>
       <p className="lede">
         You accepted the offer, and {formatPounds(journey.decision?.approvedAmountPence ?? journey.application.amountPence)} is being sent to {journey.application.companyName}&apos;s bank account.

@@ -3,9 +3,10 @@
 // page says where the application stands instead.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { openJourney } from "@/lib/journey/journey";
+import { openJourney, type Journey } from "@/lib/journey/journey";
 import { isJourneyStep, stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { tenantNow } from "@/lib/tenant-clock";
+import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
 import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
@@ -24,9 +25,10 @@ export default async function JourneyStepPage({ params }: Props) {
   const { token, step } = await params;
   const journey = isJourneyStep(step) ? await openJourney(token) : null;
   if (!journey || !isJourneyStep(step)) return frame(null, <NotFoundJourney />);
-  if (journey.current === "withdrawn" || journey.current === "expired") return frame(null, <ClosedPage state={journey.current} />);
+  const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey);
+  if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
   const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
-  if (!access.open) return frame(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
+  if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
     company: () => <CompanyStep journey={journey} />,
     "about-you": () => <AboutYouStep journey={journey} />,
@@ -36,9 +38,19 @@ export default async function JourneyStepPage({ params }: Props) {
     offer: () => <OfferStep journey={journey} />,
     done: () => <DoneStep journey={journey} />,
   };
-  return frame(step, await views[step]());
+  return shown(step, await views[step]());
 }
 
-function frame(step: JourneyStep | null, content: ReactNode) {
-  return <JourneyFrame step={step}>{content}</JourneyFrame>;
+/**
+ * A page of the journey; in the apply.js widget's frame, Escape on it asks the widget to close (the done step has
+ * a bridge of its own, which also announces the end).
+ */
+function frame(step: JourneyStep | null, content: ReactNode, journey?: Journey) {
+  const embeddingOrigin = journey?.application.embeddingOrigin;
+  return (
+    <JourneyFrame step={step}>
+      {embeddingOrigin && step !== "done" ? <EmbeddingBridge origin={embeddingOrigin} applicationId={journey.application.id} complete={false} redirect={null} /> : null}
+      {content}
+    </JourneyFrame>
+  );
 }
