@@ -114,9 +114,9 @@ export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: 
 
 /**
  * The hosted journey's form posts, per client address: an applicant answers a step every few seconds at most,
- * and each answer may run an identity check or read a bank, so a burst of 20 refilled at one every 2 seconds.
+ * and each answer may run an identity check or read a bank, so a burst of 20 refilled at one a second.
  */
-export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 0.5, burst: 20 };
+export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 1, burst: 20 };
 
 /**
  * The apply widget's starts, per client address, spent before the body is read: an applicant starts one
