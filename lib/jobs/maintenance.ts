@@ -1,9 +1,10 @@
 // Periodic housekeeping, run hourly by the background driver: deletes of rows past their retention
 // (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their last
-// message). Deletes are idempotent, so several processes running them is harmless.
+// message, the partner MCP server's audit rows 395 days). Deletes are idempotent, so several processes running them is harmless.
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
+import { pruneExpiredToolCalls } from "../mcp/audit";
 import { pruneExpiredSupportSessions } from "../support/chat";
 
 type MaintenanceReport = {
@@ -11,6 +12,7 @@ type MaintenanceReport = {
   eventsPruned: number;
   enquiriesPruned: number;
   supportSessionsPruned: number;
+  mcpToolCallsPruned: number;
 };
 
 export async function runMaintenance(): Promise<MaintenanceReport> {
@@ -19,5 +21,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
     eventsPruned: await pruneExpiredEvents(),
     enquiriesPruned: await pruneExpiredEnquiries(),
     supportSessionsPruned: await pruneExpiredSupportSessions(),
+    mcpToolCallsPruned: await pruneExpiredToolCalls(),
   };
 }

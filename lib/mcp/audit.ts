@@ -2,7 +2,8 @@
 // whose access is `audited`. Written on the fast lane (lib/fast-lane.ts), concurrent calls' rows in one statement:
 // the loan-status call is a measured hot path, and a row of its own cost it more CPU than the rest of the call.
 import { createHash } from "node:crypto";
-import { clock } from "../clock";
+import { clock, DAY_MS } from "../clock";
+import { db } from "../db";
 import { execute } from "../fast-lane";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
@@ -74,4 +75,16 @@ export async function auditToolCall({ caller, tool, arguments: args, outcome }: 
     outcome,
     calledAt: clock.now().toISOString(),
   });
+}
+
+/**
+ * How long a tool call's row is kept: thirteen months, so a year's access to personal data can be reviewed
+ * with a month to spare, and no longer (the rows name who read which borrower's data, if only as a digest).
+ */
+export const MCP_AUDIT_RETENTION_MS = 395 * DAY_MS;
+
+/** Deletes the rows past MCP_AUDIT_RETENTION_MS (the hourly maintenance); returns how many. */
+export async function pruneExpiredToolCalls(): Promise<number> {
+  const { count } = await db().mcpToolCall.deleteMany({ where: { calledAt: { lt: new Date(clock.now().getTime() - MCP_AUDIT_RETENTION_MS) } } });
+  return count;
 }
