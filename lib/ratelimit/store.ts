@@ -25,7 +25,11 @@ export interface RateLimitStore {
   release(key: string, slot: string): Promise<void>;
 }
 
-/** Derives the header values from a token bucket's state. */
+/**
+ * Derives the header values from a token bucket's state. `remaining` may be fractional (a rate below one a
+ * second, or one scaled by RATE_LIMIT_SCALE): a request needs a whole token, so a refused one waits for as
+ * many refills as make one, and the header counts whole tokens.
+ */
 export function tokenBucketDecision(options: {
   allowed: boolean;
   burst: number;
@@ -34,13 +38,17 @@ export function tokenBucketDecision(options: {
   msUntilNextRefill: number;
 }): LimitDecision {
   const { allowed, burst, ratePerSecond, remaining } = options;
-  const refillsToFull = Math.ceil((burst - remaining) / ratePerSecond);
   const nextRefill = Math.max(0, options.msUntilNextRefill);
+  /** The time the bucket takes to hold `tokens`: refills come once a second, the first after `nextRefill`. */
+  const msUntilHolding = (tokens: number) => {
+    const refills = Math.ceil((tokens - remaining) / ratePerSecond);
+    return refills <= 0 ? 0 : nextRefill + (refills - 1) * 1000;
+  };
   return {
     allowed,
     limit: burst,
-    remaining,
-    resetSeconds: refillsToFull === 0 ? 0 : Math.ceil((nextRefill + (refillsToFull - 1) * 1000) / 1000),
-    retryAfterMs: allowed ? 0 : nextRefill,
+    remaining: Math.floor(remaining),
+    resetSeconds: Math.ceil(msUntilHolding(burst) / 1000),
+    retryAfterMs: allowed ? 0 : msUntilHolding(1),
   };
 }

@@ -112,6 +112,26 @@ describe.each(backends)("the %s store", (_name, makeStore) => {
   });
 });
 
+describe("a rate below one a second, in the in-process store", () => {
+  const halfASecond: TokenBucketPolicy = { kind: "tokenBucket", name: "half", ratePerSecond: 0.5, burst: 2 };
+
+  it("says to retry when a whole token is back, and counts whole tokens", async () => {
+    const clock = freezeClock("2027-01-01T00:00:00.000Z");
+    const store = new MemoryRateLimitStore();
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: true, remaining: 1, resetSeconds: 2 });
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 4 });
+    // Two refills of half a token make the next one.
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 2_000 });
+    clock.advance(1_000);
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1_000, resetSeconds: 3 });
+    clock.advance(1_000);
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: true, remaining: 0 });
+    clock.advance(1_000);
+    // Half a token is no token.
+    expect(await store.limit(halfASecond, "caller")).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1_000 });
+  });
+});
+
 describe("the in-process store's size", () => {
   it("drops entries that say nothing a fresh one would not", async () => {
     const clock = freezeClock("2027-01-01T00:00:00.000Z");
