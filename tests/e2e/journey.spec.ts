@@ -1,8 +1,9 @@
 // The hosted application journey in Chromium behind the production server (docs/hosted-journey.md): an approved
 // company from handoff_url to a funded account and back to the partner's redirect_uri with application_id and
-// state; a declined and a referred company each see what happens next; a reload mid-journey resumes; a later
-// step asked for by its address is refused; every page passes axe (no serious or critical violation) on a
-// desktop and a phone, logs no console error and carries the journey's security headers.
+// state; a declined and a referred company each see what happens next; a reload mid-journey resumes, and the
+// progress list links back to finished steps; a later step asked for by its address is refused; every page
+// passes axe (no serious or critical violation) on a desktop and a phone, logs no console error and carries the
+// journey's security headers.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
@@ -166,6 +167,18 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
   await page.goto(path);
   await expect(page).toHaveURL(new RegExp(`${path}/about-you$`));
+
+  // The progress list links back to a finished step, and from there forward to the step reached.
+  const progress = page.getByRole("navigation", { name: "Application progress" });
+  await expect(progress.getByRole("link")).toHaveText(["Your company (done)"]);
+  await progress.getByRole("link", { name: "Your company (done)" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
+  await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20000");
+  await expect(progress.getByRole("link")).toHaveText(["About you and the directors"]);
+  await checkPage(page, "revisited-company");
+  await progress.getByRole("link", { name: "About you and the directors" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+
   await page.goto(`${path}/offer`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish the earlier steps first");
 });

@@ -1,11 +1,19 @@
 // The pieces every step of the hosted journey is made of: the frame with its progress list, fields that show a
 // refused answer's value and message, the error summary, and the form that carries the journey's form token.
 import type { ReactNode } from "react";
-import type { Journey } from "@/lib/journey/journey";
-import { FORM_STEPS, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
+import { stepAddress, type Journey } from "@/lib/journey/journey";
+import { FORM_STEPS, STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 
-export function JourneyFrame({ step, children }: { step: JourneyStep | null; children: ReactNode }) {
+/** Where the application has got to, so the progress list can mark what is done and link back to it. */
+export interface JourneyPosition {
+  token: string;
+  reached: JourneyStep | ClosedState;
+}
+
+export function JourneyFrame({ step, position, children }: { step: JourneyStep | null; position?: JourneyPosition; children: ReactNode }) {
   const index = step ? (FORM_STEPS as readonly string[]).indexOf(step) : -1;
+  // The form steps up to the one reached can all be opened while the application is being filled in.
+  const reached = position ? (FORM_STEPS as readonly string[]).indexOf(position.reached) : -1;
   return (
     <div className="journey">
       <header className="journey-header">
@@ -18,9 +26,16 @@ export function JourneyFrame({ step, children }: { step: JourneyStep | null; chi
             Step {index + 1} of {FORM_STEPS.length}
           </p>
           <ol>
-            {FORM_STEPS.map((formStep, position) => (
-              <li key={formStep} aria-current={position === index ? "step" : undefined} className={position < index ? "done" : position === index ? "current" : ""}>
-                {STEP_TITLES[formStep]}
+            {FORM_STEPS.map((formStep, at) => (
+              <li key={formStep} aria-current={at === index ? "step" : undefined} className={at === index ? "current" : at < reached ? "done" : ""}>
+                {position && at !== index && at <= reached ? (
+                  <a href={stepAddress(position.token, formStep)}>
+                    {STEP_TITLES[formStep]}
+                    {at < reached ? <span className="visually-hidden"> (done)</span> : null}
+                  </a>
+                ) : (
+                  STEP_TITLES[formStep]
+                )}
               </li>
             ))}
           </ol>

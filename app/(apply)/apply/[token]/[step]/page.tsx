@@ -25,7 +25,7 @@ export default async function JourneyStepPage({ params }: Props) {
   const { token, step } = await params;
   const journey = isJourneyStep(step) ? await openJourney(token) : null;
   if (!journey || !isJourneyStep(step)) return frame(null, <NotFoundJourney />);
-  const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey);
+  const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
   const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
   if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
@@ -45,10 +45,10 @@ export default async function JourneyStepPage({ params }: Props) {
  * A page of the journey; in the apply.js widget's frame, Escape on it asks the widget to close (the done step has
  * a bridge of its own, which also announces the end).
  */
-function frame(step: JourneyStep | null, content: ReactNode, journey?: Journey) {
+function frame(step: JourneyStep | null, content: ReactNode, journey?: Journey, token?: string) {
   const embeddingOrigin = journey?.application.embeddingOrigin;
   return (
-    <JourneyFrame step={step}>
+    <JourneyFrame step={step} position={journey && token ? { token, reached: journey.current } : undefined}>
       {embeddingOrigin && step !== "done" ? <EmbeddingBridge origin={embeddingOrigin} applicationId={journey.application.id} complete={false} redirect={null} /> : null}
       {content}
     </JourneyFrame>
