@@ -3,7 +3,9 @@
 import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { mintAccessToken, PARTNER_AUDIENCE } from "@/lib/oauth/access-tokens";
+import { changeProjectCapabilities, type ProjectCapability } from "@/lib/projects/capabilities";
 import { readProjectState } from "@/lib/projects/project-state";
+import type { Tenant } from "@/lib/tenant";
 import { eventually } from "./eventually";
 import { createProject, type CreateProjectInput, type ProjectCredentials } from "@/lib/projects/create-project";
 
@@ -56,6 +58,23 @@ export async function mintToken(baseUrl: string, project: ProjectCredentials, op
   const body = await response.json();
   if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
   return body.access_token as string;
+}
+
+export interface TestPartner {
+  project: ProjectCredentials;
+  token: string;
+  tenant: Tenant;
+}
+
+/** A project of its own (its own rate-limit buckets) with `capabilities` enabled, and a token for it. */
+export async function createTestPartner(baseUrl: string, options: TokenOptions & { capabilities?: ProjectCapability[] } = {}): Promise<TestPartner> {
+  const project = await createTestProject();
+  if (options.capabilities?.length) await changeProjectCapabilities(db(), project.project_id, { enable: options.capabilities });
+  return {
+    project,
+    token: await mintToken(baseUrl, project, options),
+    tenant: { projectId: project.project_id, environment: options.environment ?? "sandbox" },
+  };
 }
 
 export function bearer(token: string, init: RequestInit = {}): RequestInit {

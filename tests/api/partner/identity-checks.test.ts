@@ -9,12 +9,11 @@ import { submitApplication, withdrawApplication } from "@/lib/applications/servi
 import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
-import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { runCli } from "../../helpers/cli";
 import { expectApiError, expectJson, jsonRequest, type ErrorBody } from "../../helpers/http";
-import { bearer, createTestProject, mintToken, type TokenOptions } from "../../helpers/partner";
+import { bearer, createTestPartner, mintToken, type TestPartner, type TokenOptions } from "../../helpers/partner";
 
 type Json = Record<string, any>;
 
@@ -29,21 +28,9 @@ beforeEach(() => {
   freezeClock(T0);
 });
 
-interface Partner {
-  project: ProjectCredentials;
-  token: string;
-  tenant: Tenant;
-}
-
 /** A project of its own (its own sub-limit bucket), with the white_label capability unless told otherwise. */
-async function newPartner(options: TokenOptions & { whiteLabel?: boolean } = {}): Promise<Partner> {
-  const project = await createTestProject();
-  if (options.whiteLabel !== false) await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
-  return {
-    project,
-    token: await mintToken(server.url, project, options),
-    tenant: { projectId: project.project_id, environment: options.environment ?? "sandbox" },
-  };
+function newPartner({ whiteLabel = true, ...options }: TokenOptions & { whiteLabel?: boolean } = {}): Promise<TestPartner> {
+  return createTestPartner(server.url, { ...options, capabilities: whiteLabel ? ["white_label"] : [] });
 }
 
 async function openApplication(tenant: Tenant, companyNumber = "12345678", reference?: string): Promise<string> {
@@ -311,7 +298,7 @@ describe("tenancy and environments", () => {
 });
 
 describe("application status", () => {
-  async function applicationIn(partner: Partner, companyNumber: string, steps: "submitted" | "decided"): Promise<string> {
+  async function applicationIn(partner: TestPartner, companyNumber: string, steps: "submitted" | "decided"): Promise<string> {
     const id = await openApplication(partner.tenant, companyNumber);
     await submitApplication({ projectId: partner.tenant.projectId, id, queueDecisioning: false });
     if (steps === "decided") expect(await decideSubmittedApplication(id)).not.toBe("busy");
@@ -344,7 +331,7 @@ describe("application status", () => {
 });
 
 describe("bad input", () => {
-  let partner: Partner;
+  let partner: TestPartner;
   let applicationId: string;
   beforeAll(async () => {
     freezeClock(T0);

@@ -8,12 +8,10 @@ import { CONSENT_TEXTS, currentConsentText } from "@/lib/application-consents/ca
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { changeProjectCapabilities } from "@/lib/projects/capabilities";
-import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
-import { bearer, createTestProject, mintToken, untilDecided, type TokenOptions } from "../../helpers/partner";
+import { bearer, createTestPartner, mintToken, untilDecided, type TestPartner, type TokenOptions } from "../../helpers/partner";
 
 type Json = Record<string, any>;
 
@@ -31,21 +29,9 @@ beforeEach(() => {
   freezeClock(T0);
 });
 
-interface Partner {
-  project: ProjectCredentials;
-  token: string;
-  tenant: Tenant;
-}
-
 /** A project of its own (its own rate-limit buckets), with the white_label capability unless told otherwise. */
-async function newPartner(options: TokenOptions & { whiteLabel?: boolean } = {}): Promise<Partner> {
-  const project = await createTestProject();
-  if (options.whiteLabel !== false) await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
-  return {
-    project,
-    token: await mintToken(server.url, project, options),
-    tenant: { projectId: project.project_id, environment: options.environment ?? "sandbox" },
-  };
+function newPartner({ whiteLabel = true, ...options }: TokenOptions & { whiteLabel?: boolean } = {}): Promise<TestPartner> {
+  return createTestPartner(server.url, { ...options, capabilities: whiteLabel ? ["white_label"] : [] });
 }
 
 async function openApplication(tenant: Tenant, companyNumber = "12345678", amountPence = 1_000_000): Promise<string> {
@@ -83,7 +69,7 @@ function decided(token: string, id: string): Promise<Json> {
 }
 
 /** Consents given and submitted (with an optional body), then decided. */
-async function submitAndDecide(partner: Partner, id: string, body?: unknown): Promise<{ application: Json; decision: Json }> {
+async function submitAndDecide(partner: TestPartner, id: string, body?: unknown): Promise<{ application: Json; decision: Json }> {
   await expectJson(await consent(partner.token, id), 201);
   await expectJson(await submit(partner.token, id, body), 200);
   const application = await decided(partner.token, id);
