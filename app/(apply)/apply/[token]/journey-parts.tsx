@@ -15,10 +15,10 @@ export function JourneyFrame({ step, position, children }: { step: JourneyStep |
   // The form steps up to the one reached can all be opened while the application is being filled in.
   const reached = position ? (FORM_STEPS as readonly string[]).indexOf(position.reached) : -1;
   return (
-    <div className="journey">
-      <header className="journey-header">
-        <p className="journey-brand">Lending Platform</p>
-        <p className="journey-tagline">Business finance application</p>
+    <div className="branded-frame journey">
+      <header className="branded-header">
+        <p className="branded-name">Lending Platform</p>
+        <p className="branded-tagline">Business finance application</p>
       </header>
       {index >= 0 ? (
         <nav aria-label="Application progress" className="journey-progress">

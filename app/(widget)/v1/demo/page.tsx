@@ -18,10 +18,10 @@ export default async function ApplyJsDemo({ searchParams }: Props) {
   const publishableKey = await demoPublishableKey();
   const scriptUrl = `${config().JS_URL}/v1/apply.js`;
   return (
-    <div className="demo">
-      <header className="demo-header">
-        <p className="demo-brand">Lending Platform</p>
-        <p className="demo-tag">apply.js demo · sandbox</p>
+    <div className="branded-frame demo">
+      <header className="branded-header">
+        <p className="branded-name">Lending Platform</p>
+        <p className="branded-tagline">apply.js demo · sandbox</p>
       </header>
       <main>
         <h1>Offer business finance on your own page</h1>
