@@ -7,6 +7,10 @@ import { DEFAULT_PRICING, pricingConfigSchema, type PricingConfig, type PricingF
 
 const CACHE_MS = 5_000;
 let cached: { config: PricingConfig; readAt: number } | undefined;
+/** The read under way, which every caller that finds the cache stale waits on: one query per expiry, not one per request. */
+let reading: Promise<PricingConfig> | undefined;
+/** Bumped by forgetCachedPricing: a read that started before it may have seen the version it forgot. */
+let generation = 0;
 
 function toConfig(row: { version: number; config: unknown; createdAt: Date }): PricingConfig {
   return { version: row.version, updated_at: row.createdAt.toISOString(), ...pricingConfigSchema.parse(row.config) };
@@ -16,6 +20,17 @@ function toConfig(row: { version: number; config: unknown; createdAt: Date }): P
 export async function getPricingConfig(): Promise<PricingConfig> {
   const now = clock.now().getTime();
   if (cached && isFresh(now - cached.readAt, CACHE_MS)) return cached.config;
+  if (!reading) {
+    const read = readCurrentConfig(now).finally(() => {
+      if (reading === read) reading = undefined;
+    });
+    reading = read;
+  }
+  return reading;
+}
+
+async function readCurrentConfig(now: number): Promise<PricingConfig> {
+  const startedIn = generation;
   let row = await db().pricingConfig.findFirst({ orderBy: { version: "desc" } });
   if (!row) {
     await db().pricingConfig.createMany({
@@ -24,12 +39,17 @@ export async function getPricingConfig(): Promise<PricingConfig> {
     });
     row = await db().pricingConfig.findFirstOrThrow({ orderBy: { version: "desc" } });
   }
-  cached = { config: toConfig(row), readAt: now };
-  return cached.config;
+  // A version is never changed once written: the same version keeps its object, and with it what was derived
+  // from it (the rendered catalogue).
+  const config = cached?.config.version === row.version ? cached.config : toConfig(row);
+  if (startedIn === generation) cached = { config, readAt: now };
+  return config;
 }
 
 export function forgetCachedPricing(): void {
   cached = undefined;
+  reading = undefined;
+  generation += 1;
 }
 
 export class PricingConfigError extends Error {

@@ -1,5 +1,6 @@
 // The pricing configuration as versioned data (lib/pricing/config.ts, spec 4.8): the defaults become version 1,
-// every change is the next version, an invalid change stores nothing, and readers go through a short cache.
+// every change is the next version, an invalid change stores nothing, and readers go through a short cache that
+// reads once for any number of callers.
 // Runs in a database of its own: the shared one's configuration is read by files running alongside.
 import { describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
@@ -153,5 +154,29 @@ describe("the versioned pricing configuration", () => {
     });
     time.set("2030-01-06T23:59:59.000Z");
     expect((await getPricingConfig()).version).toBe(7);
+  });
+
+  it("reads once for every caller that finds the cache stale at the same moment, and keeps the object while the version stands", async () => {
+    const time = freezeClock("2030-01-08T00:00:00.000Z");
+    forgetCachedPricing();
+    const together = await Promise.all(Array.from({ length: 20 }, () => getPricingConfig()));
+    expect(together[0]!.version).toBe(7);
+    for (const config of together) expect(config).toBe(together[0]);
+    time.advance(5_000);
+    // Reread, still version 7: the same object, so the catalogue rendered from it is kept too.
+    expect(await getPricingConfig()).toBe(together[0]);
+  });
+
+  it("does not hand a read that started before the cache was forgotten to the callers after it", async () => {
+    freezeClock("2030-01-09T00:00:00.000Z");
+    forgetCachedPricing();
+    const before = getPricingConfig();
+    forgetCachedPricing();
+    await db().pricingConfig.create({
+      data: { version: 8, config: DEFAULT_PRICING as unknown as Prisma.InputJsonValue, note: "while reading", createdAt: new Date("2030-01-09T00:00:00.000Z") },
+    });
+    expect((await getPricingConfig()).version).toBe(8);
+    expect([7, 8]).toContain((await before).version);
+    expect((await getPricingConfig()).version).toBe(8);
   });
 });
