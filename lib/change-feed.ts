@@ -128,10 +128,12 @@ export async function stopChangeFeed(): Promise<void> {
 /**
  * A per-process cache of rows of one table, trusted only while the change feed is listening. An entry is
  * dropped when its row changes: the row is the entry's key unless `rowIdOf` names it from the value. A load
- * that finds nothing (`undefined`) is not kept, so a row created a moment ago is found at once.
+ * that finds nothing (`undefined`) is not kept, so a row created a moment ago is found at once. Callers that
+ * miss the same key together share one load, unless something changed after it started.
  */
 export class ListenedCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly loads = new Map<string, { generation: number; value: Promise<V | undefined> }>();
 
   constructor(
     table: WatchedTable,
@@ -147,12 +149,25 @@ export class ListenedCache<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > performance.now()) return hit.value;
     const generation = feed.generation;
-    const value = await load();
-    if (value !== undefined && feed.isListening() && feed.generation === generation) {
-      if (this.entries.size >= this.options.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, expiresAt: performance.now() + this.options.ttlMs });
-    }
+    const underWay = this.loads.get(key);
+    if (underWay?.generation === generation) return underWay.value;
+    const value = this.loadAndKeep(key, load, generation);
+    this.loads.set(key, { generation, value });
     return value;
+  }
+
+  private async loadAndKeep(key: string, load: () => Promise<V | undefined>, generation: number): Promise<V | undefined> {
+    const feed = changeFeed();
+    try {
+      const value = await load();
+      if (value !== undefined && feed.isListening() && feed.generation === generation) {
+        if (this.entries.size >= this.options.maxEntries) this.entries.clear();
+        this.entries.set(key, { value, expiresAt: performance.now() + this.options.ttlMs });
+      }
+      return value;
+    } finally {
+      if (this.loads.get(key)?.generation === generation) this.loads.delete(key);
+    }
   }
 
   private forget(rowId: string | null): void {

@@ -182,6 +182,41 @@ describe("ListenedCache", () => {
     expect(await cache.read("hash", async () => "key_2")).toBe("key_1");
   });
 
+  it("shares one load among the callers that miss the same key together", async () => {
+    const cache = new ListenedCache<string>("projects", { ttlMs: 60_000, maxEntries: 10 });
+    let loads = 0;
+    let finish!: (value: string) => void;
+    const slow = () => {
+      loads += 1;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    const readers = [cache.read("proj_x", slow), cache.read("proj_x", slow), cache.read("proj_x", slow)];
+    const otherKey = cache.read("proj_y", async () => "y");
+    finish("x");
+    expect(await Promise.all(readers)).toEqual(["x", "x", "x"]);
+    expect(await otherKey).toBe("y");
+    expect(loads).toBe(1);
+  });
+
+  it("does not hand a load that started before a change to the callers after it", async () => {
+    const cache = new ListenedCache<string>("projects", { ttlMs: 60_000, maxEntries: 10 });
+    let finishOld!: (value: string) => void;
+    const before = cache.read("proj_x", () => new Promise<string>((resolve) => (finishOld = resolve)));
+    changeFeed().announce("projects", "proj_x");
+    const after = cache.read("proj_x", async () => "after the change");
+    finishOld("before the change");
+    expect(await before).toBe("before the change");
+    expect(await after).toBe("after the change");
+    expect(await cache.read("proj_x", async () => "not read")).toBe("after the change");
+  });
+
+  it("loads again after a shared load fails", async () => {
+    const cache = new ListenedCache<string>("projects", { ttlMs: 60_000, maxEntries: 10 });
+    const failing = [cache.read("proj_x", () => Promise.reject(new Error("database down"))), cache.read("proj_x", async () => "not asked")];
+    for (const read of failing) await expect(read).rejects.toThrow("database down");
+    expect(await cache.read("proj_x", async () => "back")).toBe("back");
+  });
+
   it("expires entries after their time to live", async () => {
     const cache = new ListenedCache<string>("api_keys", { ttlMs: 0, maxEntries: 10 });
     expect(await cache.read("k", async () => "first")).toBe("first");
