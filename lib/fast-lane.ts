@@ -40,6 +40,36 @@ function prepared(query: Prisma.Sql): pg.QueryConfig {
   return { name, text, values: query.values.map((value) => (value instanceof Date ? value.toISOString() : value)) };
 }
 
+const MAX_BATCH = 100;
+
+/**
+ * One-key reads that arrive in the same turn of the event loop, answered by one query (the DataLoader pattern):
+ * a round trip costs this process more CPU than the rows it carries (the socket write, the driver's per-query
+ * work), so under concurrent load one query serves several requests. `readMany` returns the rows found, each
+ * with the `position` of the key it answers (1-based, as `unnest(…) WITH ORDINALITY` numbers them); a key
+ * without a row reads undefined. A failed query fails every read of its batch.
+ */
+export function batchedRead<K, R extends { position: number }>(readMany: (keys: readonly K[]) => Promise<readonly R[]>): (key: K) => Promise<R | undefined> {
+  let pending: { key: K; resolve: (row: R | undefined) => void; reject: (error: unknown) => void }[] = [];
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      const rows = new Map((await readMany(batch.map((read) => read.key))).map((row) => [row.position, row]));
+      batch.forEach((read, index) => read.resolve(rows.get(index + 1)));
+    } catch (error) {
+      for (const read of batch) read.reject(error);
+    }
+  };
+  return (key) =>
+    new Promise((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push({ key, resolve, reject });
+      if (pending.length >= MAX_BATCH) void flush();
+    });
+}
+
 /** A connection of the fast lane's pool, for the application create's batched transaction (lib/applications/batched-transaction.ts). */
 export function connectFastLane(): Promise<pg.PoolClient> {
   return sharedPool().connect();

@@ -1,9 +1,10 @@
 // The hot reads of accounts the benchmark measures (docs/performance.md), one query each on the fast lane
 // (lib/fast-lane.ts): the account read and the ledger page, rendered to JSON by PostgreSQL (accountJsonSql and
 // transactionJsonSql, held equal to their serializers by a test), and the account with its instalments in
-// Prisma's shape, for the MCP loan tools (held equal to Prisma's row by a test).
+// Prisma's shape, for the MCP loan tools (held equal to Prisma's row by a test). Account reads made together
+// share one query (batchedRead).
 import type { z } from "zod";
-import { readRows } from "../fast-lane";
+import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Account, type Instalment } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
 import { RenderedJson } from "../http/rendered-json";
@@ -37,18 +38,37 @@ const BALANCE_COLUMNS = Prisma.sql`product::text AS product, status::text AS sta
   opened_on AS "openedOn", principal_outstanding_pence AS "principalOutstandingPence", interest_accrued_pence AS "interestAccruedPence",
   fees_outstanding_pence AS "feesOutstandingPence", interest_accrued_through AS "interestAccruedThrough"`;
 
+/** Accounts asked for together, by id within a tenant: `unnest(…) WITH ORDINALITY` to join accounts on, for batchedRead. */
+function wantedAccounts(keys: readonly { tenant: Tenant; id: string }[]): Prisma.Sql {
+  return Prisma.sql`unnest(${keys.map((key) => key.id)}::text[], ${keys.map((key) => key.tenant.projectId)}::text[], ${keys.map((key) => key.tenant.environment)}::text[])
+      WITH ORDINALITY AS wanted(account_id, account_project_id, account_environment, position)
+    JOIN accounts ON id = wanted.account_id AND project_id = wanted.account_project_id AND environment = wanted.account_environment::"Environment"`;
+}
+
+type OwnAccountRow = Account & { instalments: Instalment[]; position: number };
+
+const readOwnAccounts = batchedRead<{ tenant: Tenant; id: string }, OwnAccountRow>((keys) =>
+  readRows<OwnAccountRow>(Prisma.sql`SELECT wanted.position::int AS position, ${ACCOUNT_COLUMNS}, ${INSTALMENTS_JSON} AS instalments FROM ${wantedAccounts(keys)}`),
+);
+
 /** The caller's account with its instalments, or null; another project's or environment's is null too. */
 export async function readOwnAccount(tenant: Tenant, id: string): Promise<(Account & { instalments: Instalment[] }) | null> {
-  const [row] = await readRows<Account & { instalments: Instalment[] }>(Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${INSTALMENTS_JSON} AS instalments
-    FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment"`);
-  return row ?? null;
+  const row = await readOwnAccounts({ tenant, id });
+  if (!row) return null;
+  const { position: _position, ...account } = row;
+  return account;
 }
+
+type RenderedAccountRow = BalanceState & { position: number; arrears: number; head: string; tail: string };
+
+const readRenderedAccount = batchedRead<{ tenant: Tenant; id: string }, RenderedAccountRow>((keys) =>
+  readRows<RenderedAccountRow>(Prisma.sql`SELECT wanted.position::int AS position, ${BALANCE_COLUMNS},
+      ${accountJsonSql.arrears} AS arrears, ${accountJsonSql.head} AS head, ${accountJsonSql.tail} AS tail FROM ${wantedAccounts(keys)}`),
+);
 
 /** The account object, rendered by PostgreSQL but for the balance (accountJsonSql). */
 export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
-  const [row] = await readRows<BalanceState & { arrears: number; head: string; tail: string }>(Prisma.sql`SELECT ${BALANCE_COLUMNS},
-      ${accountJsonSql.arrears} AS arrears, ${accountJsonSql.head} AS head, ${accountJsonSql.tail} AS tail
-    FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment"`);
+  const row = await readRenderedAccount({ tenant, id });
   if (!row) throw noSuchAccount(id);
   const balance = balanceWithArrears(row, row.arrears, utcDate(await tenantNow(tenant)));
   return new RenderedJson(joinAccountJson(row.head, balance, row.tail));

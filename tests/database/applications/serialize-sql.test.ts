@@ -2,6 +2,7 @@
 // applicationJsonSql (PostgreSQL renders it for the point read and the list). They must give the same object,
 // field for field and in the same key order, for every kind of row.
 import { beforeAll, describe, expect, it } from "vitest";
+import { retrieveApplication } from "@/lib/applications/queries";
 import { applicationJsonSql, serializeApplication } from "@/lib/applications/serialize";
 import { db } from "@/lib/db";
 import { readRows } from "@/lib/fast-lane";
@@ -98,5 +99,26 @@ describe("applicationJsonSql renders what serializeApplication returns", () => {
     expect(rendered.submitted_at).toBe("2099-12-31T23:59:59.050Z");
     expect(rendered.created_at).toBe("2099-03-01T09:00:00.000Z");
     expect(rendered.withdrawn_at).toBeNull();
+  });
+});
+
+describe("retrieveApplication", () => {
+  it("answers point reads made together (one query) each with its own application, refusing another project's and the other environment's", async () => {
+    const [sandbox, live] = [await insert({ termMonths: 6 }), await insert({ environment: "live", termMonths: 9 })];
+    const other = await createTestProject();
+    const reads = await Promise.allSettled([
+      retrieveApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, id: sandbox.id }),
+      retrieveApplication({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: sandbox.id }),
+      retrieveApplication({ tenant: { projectId: project.project_id, environment: "live" }, id: live.id }),
+      retrieveApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, id: live.id }),
+    ]);
+    const outcome = (read: PromiseSettledResult<{ text: string }>) =>
+      read.status === "fulfilled" ? (JSON.parse(read.value.text) as { id: string; term_months: number }) : (read.reason as { code: string }).code;
+    expect(reads.map(outcome)).toEqual([
+      expect.objectContaining({ id: sandbox.id, term_months: 6 }),
+      "not_found",
+      expect.objectContaining({ id: live.id, term_months: 9 }),
+      "environment_mismatch",
+    ]);
   });
 });
