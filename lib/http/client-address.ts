@@ -42,6 +42,7 @@ function ipv6Groups(address: string): string[] {
 
 /** An IPv6 address's /64 (`2001:db8:1:2::/64`); IPv4, and IPv4 mapped into IPv6, as the plain IPv4 address. */
 export function addressBucket(address: string): string {
+  if (!address.includes(":")) return address;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!isIPv6(address)) return address;

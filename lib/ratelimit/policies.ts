@@ -133,10 +133,18 @@ export function describePolicy(policy: RatePolicy): string {
 }
 
 /** A policy with its numbers multiplied (RATE_LIMIT_SCALE); its name changes too, so buckets never mix. */
+// Scaled policies by policy and scale, so the fixed policies are scaled once, not on every request.
+const scaledPolicies = new WeakMap<RatePolicy, { scale: number; scaled: RatePolicy }>();
+
 export function scalePolicy<P extends RatePolicy>(policy: P, scale: number): P {
   if (scale === 1) return policy;
+  const known = scaledPolicies.get(policy);
+  if (known?.scale === scale) return known.scaled as P;
   const name = `${policy.name}-x${scale}`;
-  return policy.kind === "tokenBucket"
-    ? { ...policy, name, ratePerSecond: policy.ratePerSecond * scale, burst: policy.burst * scale }
-    : { ...policy, name, limit: (policy as FixedWindowPolicy).limit * scale };
+  const scaled: P =
+    policy.kind === "tokenBucket"
+      ? { ...policy, name, ratePerSecond: policy.ratePerSecond * scale, burst: policy.burst * scale }
+      : { ...policy, name, limit: (policy as FixedWindowPolicy).limit * scale };
+  scaledPolicies.set(policy, { scale, scaled });
+  return scaled;
 }
