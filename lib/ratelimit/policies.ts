@@ -48,8 +48,17 @@ export function tierLimitsFor(project: ProjectLimitSettings, environment: "sandb
   };
 }
 
+// One policy object per rate and burst, so a partner request neither builds its bucket's policy nor scales it again.
+const projectBucketPolicies = new Map<string, TokenBucketPolicy>();
+
 export function projectBucketPolicy(limits: TierLimits): TokenBucketPolicy {
-  return { kind: "tokenBucket", name: `project-${limits.ratePerSecond}-${limits.burst}`, ratePerSecond: limits.ratePerSecond, burst: limits.burst };
+  const name = `project-${limits.ratePerSecond}-${limits.burst}`;
+  let policy = projectBucketPolicies.get(name);
+  if (!policy) {
+    policy = { kind: "tokenBucket", name, ratePerSecond: limits.ratePerSecond, burst: limits.burst };
+    projectBucketPolicies.set(name, policy);
+  }
+  return policy;
 }
 
 const perSecond = (name: string, ratePerSecond: number): TokenBucketPolicy => ({ kind: "tokenBucket", name, ratePerSecond, burst: ratePerSecond });
