@@ -12,6 +12,7 @@ import { serializeAccount, serializeTransaction } from "@/lib/accounts/serialize
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
+import { renderedOrErrorCode } from "../../helpers/rendered-reads";
 import { fundedAccount } from "./helpers";
 
 let project: ProjectCredentials;
@@ -99,16 +100,14 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
   it("answers reads made together (one query) each with its own account, and 404 to a tenant asking for another's", async () => {
     const [first, second] = [await fundedAccount(tenant, { termMonths: 6 }), await fundedAccount(tenant, { termMonths: 9 })];
     const other = await createTestProject();
-    const reads = await Promise.allSettled([
+    const outcomes = await renderedOrErrorCode([
       retrieveAccount({ tenant, id: first.id }),
       retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: first.id }),
       retrieveAccount({ tenant, id: second.id }),
       retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: second.id }),
       retrieveAccount({ tenant, id: first.id }),
     ]);
-    const outcome = (read: PromiseSettledResult<{ text: string }>) =>
-      read.status === "fulfilled" ? (JSON.parse(read.value.text) as { id: string; term_months: number }) : (read.reason as { code: string }).code;
-    expect(reads.map(outcome)).toEqual([
+    expect(outcomes).toEqual([
       expect.objectContaining({ id: first.id, term_months: 6 }),
       "not_found",
       expect.objectContaining({ id: second.id, term_months: 9 }),

@@ -10,6 +10,7 @@ import { Prisma, type Application } from "@/lib/generated/prisma/client";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { createTestProject } from "../../helpers/partner";
+import { renderedOrErrorCode } from "../../helpers/rendered-reads";
 
 // Far in the future: other test files' sweeps run on the real clock and must never touch these rows.
 const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
@@ -106,15 +107,13 @@ describe("retrieveApplication", () => {
   it("answers point reads made together (one query) each with its own application, refusing another project's and the other environment's", async () => {
     const [sandbox, live] = [await insert({ termMonths: 6 }), await insert({ environment: "live", termMonths: 9 })];
     const other = await createTestProject();
-    const reads = await Promise.allSettled([
+    const outcomes = await renderedOrErrorCode([
       retrieveApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, id: sandbox.id }),
       retrieveApplication({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: sandbox.id }),
       retrieveApplication({ tenant: { projectId: project.project_id, environment: "live" }, id: live.id }),
       retrieveApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, id: live.id }),
     ]);
-    const outcome = (read: PromiseSettledResult<{ text: string }>) =>
-      read.status === "fulfilled" ? (JSON.parse(read.value.text) as { id: string; term_months: number }) : (read.reason as { code: string }).code;
-    expect(reads.map(outcome)).toEqual([
+    expect(outcomes).toEqual([
       expect.objectContaining({ id: sandbox.id, term_months: 6 }),
       "not_found",
       expect.objectContaining({ id: live.id, term_months: 9 }),

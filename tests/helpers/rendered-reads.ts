@@ -1,0 +1,8 @@
+// Reads that return PostgreSQL-rendered JSON (lib/http/rendered-json.ts), made together.
+import type { RenderedJson } from "@/lib/http/rendered-json";
+
+/** What each read came to, in order: the parsed object, or the code of the error it threw. */
+export async function renderedOrErrorCode(reads: Promise<RenderedJson>[]): Promise<unknown[]> {
+  const settled = await Promise.allSettled(reads);
+  return settled.map((read) => (read.status === "fulfilled" ? JSON.parse(read.value.text) : (read.reason as { code: string }).code));
+}
