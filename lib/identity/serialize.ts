@@ -28,54 +28,49 @@ const verificationFields = {
   application_id: idOf("app"),
   reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
   status: z.enum(IDENTITY_RESULTS),
+  results: z.array(verificationResultSchema).meta({ description: "One per person checked, in the order they were sent: the role and the result." }),
 };
-
-export const verificationSchema = z
-  .strictObject({ ...verificationFields, people: z.array(verificationPersonSchema), created_at: timestamp() })
-  .meta({ id: "Verification", description: "An identity check of an application's directors and people with significant control." });
 
 /** The identity events' `data.object`: the check without its people. */
 export const verificationEventSchema = z
+  .strictObject({ ...verificationFields, created_at: timestamp() })
+  .meta({ id: "VerificationEvent", description: "An identity check as its events carry it: each person's role and result, and no personal data." });
+
+export const verificationSchema = z
   .strictObject({
     ...verificationFields,
-    results: z.array(verificationResultSchema).meta({ description: "One per person checked, in the order they were sent." }),
+    people: z.array(verificationPersonSchema).meta({
+      description: "The people checked, in the order they were sent; empty once their personal data is erased under retention (docs/identity.md).",
+    }),
     created_at: timestamp(),
   })
-  .meta({ id: "VerificationEvent", description: "An identity check as its events carry it: each person's role and result, and no personal data." });
+  .meta({ id: "Verification", description: "An identity check of an application's directors and people with significant control." });
 
 export type VerificationObject = z.output<typeof verificationSchema>;
 export type VerificationEventObject = z.output<typeof verificationEventSchema>;
+/** A person as stored with the check; once erased (lib/applications/personal-data.ts), only `role` and `result` remain. */
 export type CheckedPerson = IdentityPerson & { result: IdentityResult };
+type StoredPerson = CheckedPerson | Pick<CheckedPerson, "role" | "result">;
 
-function verificationHead(check: IdentityCheck, application: Pick<Application, "reference">) {
+const storedPeople = (check: IdentityCheck) => check.people as unknown as StoredPerson[];
+
+export function serializeIdentityCheckEvent(check: IdentityCheck, application: Pick<Application, "reference">): VerificationEventObject {
   return {
     id: check.id,
-    object: "verification" as const,
+    object: "verification",
     livemode: check.environment === "live",
     application_id: check.applicationId,
     reference: application.reference,
     status: check.status,
+    results: storedPeople(check).map(({ role, result }) => ({ role, result })),
+    created_at: check.createdAt.toISOString(),
   };
 }
 
 export function serializeIdentityCheck(check: IdentityCheck, application: Pick<Application, "reference">): VerificationObject {
-  return {
-    ...verificationHead(check, application),
-    people: (check.people as unknown as CheckedPerson[]).map(({ first_name, last_name, date_of_birth, role, result }) => ({
-      first_name,
-      last_name,
-      date_of_birth,
-      role,
-      result,
-    })),
-    created_at: check.createdAt.toISOString(),
-  };
-}
-
-export function serializeIdentityCheckEvent(check: IdentityCheck, application: Pick<Application, "reference">): VerificationEventObject {
-  return {
-    ...verificationHead(check, application),
-    results: (check.people as unknown as CheckedPerson[]).map(({ role, result }) => ({ role, result })),
-    created_at: check.createdAt.toISOString(),
-  };
+  const { created_at, ...fields } = serializeIdentityCheckEvent(check, application);
+  const people = storedPeople(check).flatMap((person) =>
+    "first_name" in person ? [{ first_name: person.first_name, last_name: person.last_name, date_of_birth: person.date_of_birth, role: person.role, result: person.result }] : [],
+  );
+  return { ...fields, people, created_at };
 }

@@ -1,6 +1,8 @@
 // Periodic housekeeping, run hourly by the background driver: deletes of rows past their retention
 // (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their last
-// message, the partner MCP server's audit rows 395 days). Deletes are idempotent, so several processes running them is harmless.
+// message, the partner MCP server's audit rows 395 days) and erasure of applicants' personal data past its retention
+// (lib/applications/personal-data.ts). Both are idempotent, so several processes running them is harmless.
+import { eraseDuePersonalData } from "../applications/personal-data";
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
@@ -13,6 +15,7 @@ type MaintenanceReport = {
   enquiriesPruned: number;
   supportSessionsPruned: number;
   mcpToolCallsPruned: number;
+  personalDataErased: number;
 };
 
 export async function runMaintenance(): Promise<MaintenanceReport> {
@@ -22,5 +25,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
     enquiriesPruned: await pruneExpiredEnquiries(),
     supportSessionsPruned: await pruneExpiredSupportSessions(),
     mcpToolCallsPruned: await pruneExpiredToolCalls(),
+    personalDataErased: await eraseDuePersonalData(),
   };
 }

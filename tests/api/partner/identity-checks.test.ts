@@ -70,6 +70,10 @@ describe("outcomes in the sandbox", () => {
       application_id: applicationId,
       reference: "order-7",
       status: "verified",
+      results: [
+        { role: ADA.role, result: "verified" },
+        { role: GRACE.role, result: "verified" },
+      ],
       people: [
         { ...ADA, result: "verified" },
         { ...GRACE, result: "verified" },
