@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/events";
+import { verificationEventSchema } from "@/lib/identity/serialize";
 import { openJourney } from "@/lib/journey/journey";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
@@ -180,6 +181,7 @@ it("fires every event type the platform emits, and none carries a name, date of 
     ["verified", [{ role: "director", result: "verified" }, { role: "director", result: "verified" }]],
   ]);
   expect(Object.keys(verifications[0]!).sort()).toEqual(["application_id", "created_at", "id", "livemode", "object", "reference", "results", "status"]);
+  for (const verification of verifications) expect(verificationEventSchema.safeParse(verification).error).toBeUndefined();
 });
 
 it("names in NOT_EMITTED only types that nothing in the source emits", () => {
