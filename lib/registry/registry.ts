@@ -24,12 +24,13 @@ export interface CompanyRegistry {
 
 export interface CreateRegistryOptions {
   companiesHouseApiKey?: string;
+  companiesHouseApiUrl?: string;
 }
 
 /** Companies House when a key is configured, else the deterministic sandbox. */
-export function createRegistry({ companiesHouseApiKey }: CreateRegistryOptions): CompanyRegistry {
+export function createRegistry({ companiesHouseApiKey, companiesHouseApiUrl }: CreateRegistryOptions): CompanyRegistry {
   // A blank key counts as unset, as blank variables do in lib/env.ts.
-  if (companiesHouseApiKey) return new CompaniesHouseRegistry({ apiKey: companiesHouseApiKey });
+  if (companiesHouseApiKey) return new CompaniesHouseRegistry({ apiKey: companiesHouseApiKey, baseUrl: companiesHouseApiUrl });
   return new SandboxRegistry();
 }
 
@@ -42,6 +43,6 @@ let liveRegistry: CompanyRegistry | undefined;
  */
 export function companyRegistry(environment: "sandbox" | "live"): CompanyRegistry {
   if (environment === "sandbox") return sandboxRegistry;
-  liveRegistry ??= createRegistry({ companiesHouseApiKey: config().COMPANIES_HOUSE_API_KEY });
+  liveRegistry ??= createRegistry({ companiesHouseApiKey: config().COMPANIES_HOUSE_API_KEY, companiesHouseApiUrl: config().COMPANIES_HOUSE_API_URL });
   return liveRegistry;
 }
