@@ -1,7 +1,8 @@
 // Drill: a client that opens the event stream and stops reading while thousands of events are recorded for its
 // project (what a test clock advance does) costs the server no more memory than a page of them, and once it has
 // taken nothing for STREAM_STALL_SECONDS the stream is closed; the client resumes from the last frame it received
-// and misses nothing. A real HTTP client on 127.0.0.1 that stops reading, the real stream, the real change feed.
+// and misses nothing. A real HTTP client on 127.0.0.1 that stops reading, the real stream, the real change feed,
+// on a database of its own.
 import http from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -14,8 +15,12 @@ import { newId } from "@/lib/ids";
 import { STREAM_STALL_SECONDS } from "@/lib/events/service";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { eventually } from "../helpers/eventually";
+import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { createTestProject, mintToken } from "../helpers/partner";
+
+// Two backlogs of events (about 36 MB) go to a database of this file's own, not the one other files share.
+await useIsolatedDatabase("stalled_event_stream");
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
