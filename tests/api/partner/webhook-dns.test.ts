@@ -180,6 +180,41 @@ describe("delivery", () => {
     expect(queriesFor("hooks.example.test")).toEqual({ A: 1, AAAA: 1 });
   });
 
+  it("moves on to the next address the name server gives when one refuses connections, and delivers there", async () => {
+    freezeClock(T0);
+    // Nothing listens on 127.0.0.2 at the receiver's port: the first address refuses the connection.
+    dns.answer = () => ({ addresses: ["127.0.0.2", "127.0.0.1"] });
+    const tenant = await freshTenant("sandbox");
+    const endpoint = await endpointAt(tenant, `https://hooks.example.test:${receiverPort}/hooks`);
+    const delivery = await deliveryTo(tenant, endpoint.id);
+    receivedHosts.length = 0;
+
+    expect(await attemptDelivery(delivery.id)).toBe("succeeded");
+
+    const attempts = await db().webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+    expect(attempts).toEqual([expect.objectContaining({ number: 1, responseStatus: 204, error: null, succeeded: true })]);
+    expect(receivedHosts).toEqual([`hooks.example.test:${receiverPort}`]);
+    expect(queriesFor("hooks.example.test")).toEqual({ A: 1, AAAA: 1 });
+  });
+
+  it("fails an attempt as connection_refused, naming every address, when each address the name server gives refuses", async () => {
+    freezeClock(T0);
+    dns.answer = () => ({ addresses: ["127.0.0.2", "127.0.0.3"] });
+    const tenant = await freshTenant("sandbox");
+    const endpoint = await endpointAt(tenant, `https://hooks.example.test:${receiverPort}/hooks`);
+    const delivery = await deliveryTo(tenant, endpoint.id);
+    receivedHosts.length = 0;
+
+    expect(await attemptDelivery(delivery.id)).toBe("retry_scheduled");
+
+    const [attempt] = await db().webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+    expect(attempt).toMatchObject({ number: 1, responseStatus: null, error: "connection_refused", succeeded: false });
+    expect(attempt!.responseExcerpt).toBe(
+      `No address of hooks.example.test took the connection: connect ECONNREFUSED 127.0.0.2:${receiverPort}; connect ECONNREFUSED 127.0.0.3:${receiverPort}`,
+    );
+    expect(receivedHosts).toEqual([]);
+  });
+
   it("fails an attempt whose name server never answers as dns_failure in two to three seconds, and retries it on the usual schedule", async () => {
     const time = freezeClock(T0);
     const tenant = await freshTenant("sandbox");
