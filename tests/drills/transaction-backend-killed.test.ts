@@ -44,8 +44,8 @@ async function terminateWhenBusy(pid: number): Promise<void> {
 async function transactionWhoseBackendDies(): Promise<unknown> {
   try {
     await transact(async (transaction) => {
-      const [{ pid }] = await transaction.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-      const killed = terminateWhenBusy(pid);
+      const [backend] = await transaction.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      const killed = terminateWhenBusy(backend!.pid);
       try {
         await transaction.$queryRaw`SELECT pg_sleep(30)`;
       } finally {
