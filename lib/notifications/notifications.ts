@@ -1,4 +1,4 @@
-// Notifications to a partner's team (an endpoint disabled after failing deliveries, spec 3.5). Always recorded
+// Notifications to a partner's team (an endpoint disabled after failing deliveries, spec 3.5, or for a URL that is not https). Always recorded
 // in the database, in the transaction of the change they report; sent by email when SMTP_URL is set and the
 // project has an owner email. `cli notifications list` shows them either way.
 import nodemailer from "nodemailer";

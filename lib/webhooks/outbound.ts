@@ -186,6 +186,11 @@ export async function checkWebhookUrl(url: string, options: { allowPrivate: bool
   return resolution.addresses.some(({ address }) => isPrivateAddress(address)) ? "private_address" : null;
 }
 
+/** True when `url` is an https URL: the only kind a webhook is delivered to (spec 4.6). */
+export function isHttpsUrl(url: string): boolean {
+  return parseUrl(url)?.protocol === "https:";
+}
+
 function parseUrl(url: string): URL | null {
   try {
     return new URL(url);
