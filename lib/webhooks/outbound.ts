@@ -256,8 +256,9 @@ export interface PostWebhookOptions {
 }
 
 /**
- * POSTs `body` to `url` once: no redirects, no retries, no connection reuse. Network problems come back as an error
- * outcome; only programming errors (a URL that does not parse, a protocol other than http or https) throw.
+ * POSTs `body` to `url` once: no redirects, no retries, no connection reuse (the host's next address is tried only
+ * when one could not be connected to, so nothing was sent). Network problems come back as an error outcome; only
+ * programming errors (a URL that does not parse, a protocol other than http or https) throw.
  */
 export async function postWebhook(options: PostWebhookOptions): Promise<DeliveryOutcome> {
   const target = parseDeliveryUrl(options.url);
