@@ -1,7 +1,8 @@
 // Resolving webhook hosts (spec 4.6, 6.4) against a DNS server this file runs on 127.0.0.1 (tests/helpers/dns-server.ts),
 // named by WEBHOOK_DNS_SERVERS: resolution is bounded (a timeout per try and a number of tries), a host that cannot be
 // resolved is a 422 on the url at registration and a failed attempt, retried on the usual schedule, at delivery, and
-// the connection goes to the address that was resolved and checked, whatever DNS says a moment later.
+// the connection goes to the address that was resolved and checked, whatever DNS says a moment later, moving on to the
+// next resolved address only when one refuses the connection.
 //
 // Registration runs over HTTP with a live token (the sandbox skips address checks here, since this file turns on
 // WEBHOOK_ALLOW_PRIVATE_TARGETS for its 127.0.0.1 receiver). Deliveries are attempted one by one on a clock frozen in
