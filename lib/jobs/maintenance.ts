@@ -1,11 +1,13 @@
 // Periodic housekeeping, run hourly by the background driver: deletes of rows past their retention
 // (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their last
 // message, the partner MCP server's audit rows 395 days). Deletes are idempotent, so several processes running them is harmless.
+// It also disables webhook endpoints whose URL is not https, each under its row lock, so that too is done once.
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
 import { pruneExpiredToolCalls } from "../mcp/audit";
 import { pruneExpiredSupportSessions } from "../support/chat";
+import { disableInsecureWebhookEndpoints } from "../webhooks/insecure-endpoints";
 
 type MaintenanceReport = {
   idempotencyKeysPruned: number;
@@ -13,6 +15,7 @@ type MaintenanceReport = {
   enquiriesPruned: number;
   supportSessionsPruned: number;
   mcpToolCallsPruned: number;
+  insecureWebhookEndpointsDisabled: number;
 };
 
 export async function runMaintenance(): Promise<MaintenanceReport> {
@@ -22,5 +25,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
     enquiriesPruned: await pruneExpiredEnquiries(),
     supportSessionsPruned: await pruneExpiredSupportSessions(),
     mcpToolCallsPruned: await pruneExpiredToolCalls(),
+    insecureWebhookEndpointsDisabled: await disableInsecureWebhookEndpoints(),
   };
 }
