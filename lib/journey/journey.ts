@@ -10,7 +10,9 @@ import { CONSENT_TYPES, currentConsentText } from "../application-consents/catal
 import { recordConsents } from "../application-consents/service";
 import { acceptOffer, submitCompletedApplication } from "../applications/applicant-actions";
 import { APPLICATION_PURPOSES } from "../applications/schemas";
-import { db } from "../db";
+import { lockOwnApplicationOrThrow } from "../applications/service";
+import { amendApplication } from "../applications/state-machine";
+import { db, transact } from "../db";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { ApiError } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
@@ -179,17 +181,30 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
   if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
   if (form.form_token !== journey.journey.formToken) throw new ApiError("csrf_token_invalid");
   const allowed = step === "offer" ? journey.current === "offer" : journey.application.status === "created" && journey.current !== "expired" && stepIsReached(journey.current, step);
-  if (!allowed) return stepAddress(token, journey.current === "withdrawn" || journey.current === "expired" ? "company" : journey.current);
+  if (!allowed) return currentAddress(journey);
   try {
     const next = await ANSWERS[step](journey, form);
     await saveRefusal(journey, null);
     return stepAddress(token, next);
   } catch (error) {
+    // The application moved on (a submit, a decision) after the journey was read: as for a step out of turn.
+    if (error instanceof ApiError && error.code === "conflict") return whereItStands(token);
     if (!(error instanceof StepRefused)) throw error;
     const { form_token: _formToken, ...values } = form;
     await saveRefusal(journey, { step, values, errors: error.errors });
     return stepAddress(token, step);
   }
+}
+
+/** Where a form of a step the application is not at sends the browser: the step it is at (a closed one's page is the company's). */
+function currentAddress(journey: Journey): string {
+  return stepAddress(journey.token, journey.current === "withdrawn" || journey.current === "expired" ? "company" : journey.current);
+}
+
+async function whereItStands(token: string): Promise<string> {
+  const journey = await openJourney(token);
+  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  return currentAddress(journey);
 }
 
 const ORDER: readonly string[] = ["company", "about-you", "bank", "consents"];
@@ -212,13 +227,16 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
   async company(journey, form) {
     const answer = parseOrRefuse(companyForm, form);
     const now = await tenantNow(journey.tenant);
-    await db().$transaction([
-      db().application.update({
-        where: { id: journey.application.id },
-        data: { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100, updatedAt: now },
-      }),
-      db().applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } }),
-    ]);
+    await transact(async (transaction) => {
+      const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
+      await amendApplication(
+        transaction,
+        application,
+        { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100 },
+        { now },
+      );
+      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } });
+    });
     return "about-you";
   },
 

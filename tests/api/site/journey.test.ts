@@ -8,12 +8,15 @@ import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { submitApplication } from "@/lib/applications/service";
+import { lockApplication } from "@/lib/applications/state-machine";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
+import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 
 let server: AppServer;
 let tenant: Tenant;
@@ -225,6 +228,26 @@ describe("the guards", () => {
     expect(await answer(started, "company", { ...COMPANY, amount: "5000" })).toBe("waiting");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_000_000);
     expect(await renderStep(started.token, "company")).toContain("This step is finished");
+  });
+
+  it("waits for the application's row lock before changing the amount, so a submit landing first keeps it unchanged", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    await answer(started, "about-you", ABOUT_YOU);
+    await answer(started, "bank", { action: "connect" });
+    // The company step reads the application as created, then a submit takes the row and commits first.
+    let companyPost!: Promise<Response>;
+    await db().$transaction(async (transaction) => {
+      const application = (await lockApplication(transaction, { id: started.id }))!;
+      companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
+      await untilSessionsWaitOn(await sessionPid(transaction), 1);
+      await submitApplication({ projectId: tenant.projectId, id: application.id, queueDecisioning: false, transaction });
+    });
+    const response = await companyPost;
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application).toMatchObject({ status: "submitted", amountPence: 2_000_000 });
   });
 
   it("tells the waiting page where the application stands, and nothing more", async () => {
