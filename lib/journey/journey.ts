@@ -13,13 +13,14 @@ import { APPLICATION_PURPOSES } from "../applications/schemas";
 import { lockOwnApplicationOrThrow } from "../applications/service";
 import { amendApplication } from "../applications/state-machine";
 import { db, transact } from "../db";
+import { withDeferredTransaction } from "../deferred-transaction";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { ApiError } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
 import { requestString } from "../http/request-string";
 import { randomToken } from "../ids";
 import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
-import { latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
+import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { isHandoffTokenForm } from "./framing";
@@ -221,6 +222,13 @@ async function saveRefusal(journey: Journey, refusal: Refusal | null): Promise<v
   });
 }
 
+const ukTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" });
+const ukDay = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "long", year: "numeric" });
+
+function checksUsedUp(nextCheckAt: Date): string {
+  return `We have already checked the details of the people behind this application ${IDENTITY_CHECKS_PER_DAY} times today, the most we can. You can try again from ${ukTime.format(nextCheckAt)} on ${ukDay.format(nextCheckAt)}.`;
+}
+
 type Answer = (journey: Journey, form: Record<string, string>) => Promise<JourneyStep>;
 
 const ANSWERS: Record<FormStep | "offer", Answer> = {
@@ -264,11 +272,18 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       { first_name: applicant.first_name!, last_name: applicant.last_name!, date_of_birth: applicant.date_of_birth!, role: applicant.role as JourneyPerson["role"], email: applicant.email },
       ...directors,
     ];
-    await db().$transaction(async (transaction) => {
-      const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
-      await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction });
-      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
-    });
+    try {
+      await withDeferredTransaction(async (deferred) => {
+        const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
+        // Only while the application is being filled in: its answers, the people decisioning weighs, stay as submitted.
+        await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
+        const transaction = await deferred.open();
+        await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
+      });
+    } catch (error) {
+      if (error instanceof IdentityCheckCapError) throw new StepRefused({ form: checksUsedUp(error.nextCheckAt) });
+      throw error;
+    }
     return "bank";
   },
 

@@ -1,14 +1,17 @@
 // Live identity checks with IDENTITY_PROVIDER=http (docs/identity.md): the check goes to the configured provider,
 // here a real HTTP server on 127.0.0.1 standing in for it, and its answer decides the outcome; a provider that
-// fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry.
+// fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry. The
+// provider is called with no database connection held, on both surfaces that run checks, and an application
+// takes at most three checks in 24 hours.
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
-import { db } from "@/lib/db";
+import { db, sharedPool } from "@/lib/db";
 import { config } from "@/lib/env";
+import { openJourney } from "@/lib/journey/journey";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
@@ -22,6 +25,8 @@ const PROVIDER_KEY = "idp_live_key_7";
 interface ProviderCall {
   headers: http.IncomingHttpHeaders;
   body: Json;
+  /** The app's pooled connections lent out while the provider was asked: an open transaction holds one. */
+  connectionsInUse: number;
 }
 
 const calls: ProviderCall[] = [];
@@ -32,7 +37,7 @@ const provider = http.createServer((request, response) => {
   request.setEncoding("utf8");
   request.on("data", (chunk) => (text += chunk));
   request.on("end", () => {
-    const call = { headers: request.headers, body: JSON.parse(text) as Json };
+    const call = { headers: request.headers, body: JSON.parse(text) as Json, connectionsInUse: sharedPool().totalCount - sharedPool().idleCount };
     calls.push(call);
     const { status, body } = providerAnswer(call);
     response.writeHead(status, { "Content-Type": "application/json" });
@@ -154,5 +159,87 @@ describe("a live check", () => {
     const check = await expectJson<Json>(await postCheck(token, { application_id: application.id, people: PEOPLE }), 201);
     expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "review_required"]);
     expect(calls).toEqual([]);
+  });
+});
+
+const HOUR_MS = 3_600_000;
+const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR_MS);
+const everyoneVerified = (call: ProviderCall) => ({ status: 200, body: { people: call.body.people.map(() => ({ result: "verified" })) } });
+
+describe("the provider call", () => {
+  it("is made with no database connection held, with or without an Idempotency-Key", async () => {
+    const { applicationId, token } = await livePartner();
+    providerAnswer = everyoneVerified;
+    await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
+    await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }, { "idempotency-key": "held-nothing-1" }), 201);
+    expect(calls.map((call) => call.connectionsInUse)).toEqual([0, 0]);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(2);
+  });
+
+  it("is made with no database connection held from the hosted journey's About you", async () => {
+    const { applicationId } = await livePartner();
+    const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: applicationId } });
+    const { formToken } = (await openJourney(handoffToken))!.journey;
+    const postStep = async (step: string, fields: Record<string, string>) => {
+      const response = await fetch(`${server.url}/apply/${handoffToken}/${step}/form`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ form_token: formToken, ...fields }),
+        redirect: "manual",
+      });
+      return response.headers.get("location");
+    };
+    providerAnswer = everyoneVerified;
+    expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
+    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
+      `/apply/${handoffToken}/bank`,
+    );
+    expect(calls.map((call) => call.connectionsInUse)).toEqual([0]);
+    expect((await db().identityCheck.findFirstOrThrow({ where: { applicationId } })).status).toBe("verified");
+  });
+});
+
+describe("the daily cap", () => {
+  it("runs three checks of an application in 24 hours, refuses a fourth 429 without calling the provider, and runs it once the first is a day old", async () => {
+    const { project, applicationId } = await livePartner();
+    // An access token lasts an hour: one minted at each moment the clock is moved to.
+    const tokenAt = async (hours: number) => {
+      freezeClock(at(hours));
+      return mintToken(server.url, project, { environment: "live" });
+    };
+    providerAnswer = everyoneVerified;
+    const body = { application_id: applicationId, people: PEOPLE };
+    for (const hours of [0, 1, 2]) await expectJson(await postCheck(await tokenAt(hours), body), 201);
+    const refused = await postCheck(await tokenAt(3), body, { "idempotency-key": "fourth-check" });
+    const error = await expectApiError(refused, 429, "rate_limited");
+    expect(error.error).toMatchObject({
+      retryable: true,
+      retry_after_ms: 21 * HOUR_MS,
+      message: `Application ${applicationId} has had 3 identity checks in the last 24 hours, the most it may have; the next can run from 2099-07-02T10:00:00.000Z.`,
+    });
+    expect(refused.headers.get("retry-after")).toBe(String(21 * 3600));
+    expect(calls).toHaveLength(3);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(3);
+
+    await expectJson(await postCheck(await tokenAt(24), body, { "idempotency-key": "fourth-check" }), 201);
+    expect(calls).toHaveLength(4);
+  });
+
+  it("does not count a call the provider did not answer", async () => {
+    const { applicationId, token } = await livePartner();
+    const body = { application_id: applicationId, people: PEOPLE };
+    // A second apart: the endpoint's own limit is 5 a second.
+    let second = 0;
+    const postLater = () => {
+      second += 1;
+      freezeClock(new Date(Date.parse(T0) + second * 1_000));
+      return postCheck(token, body);
+    };
+    providerAnswer = () => ({ status: 502, body: {} });
+    for (let attempt = 0; attempt < 3; attempt += 1) await expectApiError(await postLater(), 503, "service_unavailable");
+    providerAnswer = everyoneVerified;
+    for (let attempt = 0; attempt < 3; attempt += 1) await expectJson(await postLater(), 201);
+    expect((await expectApiError(await postLater(), 429, "rate_limited")).error.message).toMatch(/has had 3 identity checks in the last 24 hours/);
+    expect(calls).toHaveLength(6);
   });
 });

@@ -1,9 +1,11 @@
-// The identity service as the hosted journey and the decision engine will call it, without HTTP: the check and
-// its event belong to the caller's transaction, and latestIdentityCheckFor finds an application's newest check.
+// The identity service as the hosted journey and the decision engine call it, without HTTP: the check and its
+// event belong to the caller's transaction (opened once the provider has answered), and latestIdentityCheckFor
+// finds an application's newest check.
 import { describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { withDeferredTransaction } from "@/lib/deferred-transaction";
 import { latestIdentityCheckFor, runIdentityCheck } from "@/lib/identity/service";
 import type { IdentityPerson } from "@/lib/identity/schemas";
 import type { Tenant } from "@/lib/tenant";
@@ -29,9 +31,9 @@ describe("runIdentityCheck", () => {
     const { tenant, applicationId } = await sandboxApplication();
     let checked: { id: string } | undefined;
     await expect(
-      db().$transaction(async (transaction) => {
-        checked = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction });
-        expect(await transaction.identityCheck.count({ where: { id: checked.id } })).toBe(1);
+      withDeferredTransaction(async (deferred) => {
+        checked = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction: deferred });
+        expect(await (await deferred.open()).identityCheck.count({ where: { id: checked.id } })).toBe(1);
         throw new RolledBack();
       }),
     ).rejects.toBeInstanceOf(RolledBack);
@@ -42,7 +44,7 @@ describe("runIdentityCheck", () => {
 
   it("commits the check with its event", async () => {
     const { tenant, applicationId } = await sandboxApplication();
-    const check = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    const check = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
     const [event] = await db().event.findMany({ where: { projectId: tenant.projectId, type: { startsWith: "identity." } } });
     expect(event).toMatchObject({ type: "identity.review_required", object: check });
   });
@@ -53,9 +55,9 @@ describe("latestIdentityCheckFor", () => {
     const { tenant, applicationId } = await sandboxApplication();
     expect(await latestIdentityCheckFor(applicationId)).toBeNull();
     const clock = freezeClock("2099-08-01T09:00:00.000Z");
-    const first = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    const first = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
     clock.advance(60_000);
-    const second = await db().$transaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
+    const second = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
     expect(await latestIdentityCheckFor(applicationId)).toEqual(second);
     expect(second).toMatchObject({ status: "verified", created_at: "2099-08-01T09:01:00.000Z" });
     expect(first.status).toBe("review_required");
@@ -66,9 +68,9 @@ describe("latestIdentityCheckFor", () => {
 
   it("reads inside a transaction it is given", async () => {
     const { tenant, applicationId } = await sandboxApplication();
-    await db().$transaction(async (transaction) => {
-      const check = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction });
-      expect(await latestIdentityCheckFor(applicationId, transaction)).toEqual(check);
+    await withDeferredTransaction(async (deferred) => {
+      const check = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction: deferred });
+      expect(await latestIdentityCheckFor(applicationId, await deferred.open())).toEqual(check);
       expect(await latestIdentityCheckFor(applicationId)).toBeNull();
     });
   });
