@@ -213,3 +213,29 @@ export async function latestIdentityCheckFor(applicationId: string, database: Da
   });
   return check ? serializeIdentityCheck(check, check.application) : null;
 }
+
+/** A person as a check or the journey names them. */
+export type NamedPerson = Pick<IdentityPerson, "first_name" | "last_name" | "date_of_birth">;
+
+/** The same names (case and surrounding spaces aside) and date of birth are the same person. */
+function personKey({ first_name, last_name, date_of_birth }: NamedPerson): string {
+  return [first_name.trim().toLocaleLowerCase("en-GB"), last_name.trim().toLocaleLowerCase("en-GB"), date_of_birth].join("\u0000");
+}
+
+/**
+ * Each person named on the application, with the result the newest identity check that named them gave, or
+ * null when none has: for the live decision engine. Named are everyone any of the application's checks named
+ * and `alsoNamed` (the hosted journey's applicant and directors). Results only: no one's name leaves here.
+ */
+export async function identityOfNamedPeople(applicationId: string, alsoNamed: readonly NamedPerson[], database: DatabaseClient = db()): Promise<(IdentityResult | null)[]> {
+  const checks = await database.identityCheck.findMany({ where: { applicationId }, orderBy: { id: "desc" }, select: { people: true } });
+  const newest = new Map<string, IdentityResult>();
+  for (const check of checks) {
+    for (const person of check.people as unknown as CheckedPerson[]) {
+      const key = personKey(person);
+      if (!newest.has(key)) newest.set(key, person.result);
+    }
+  }
+  const named = new Set([...alsoNamed.map(personKey), ...newest.keys()]);
+  return [...named].map((key) => newest.get(key) ?? null);
+}

@@ -3,18 +3,16 @@
 // fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry. The
 // provider is called with no database connection held, on both surfaces that run checks, and an application
 // takes at most three checks in 24 hours.
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
-import { db, sharedPool } from "@/lib/db";
+import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { openJourney } from "@/lib/journey/journey";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
+import { everyoneVerified, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
 type Json = Record<string, any>;
@@ -22,34 +20,9 @@ type Json = Record<string, any>;
 const T0 = "2099-07-01T10:00:00.000Z";
 const PROVIDER_KEY = "idp_live_key_7";
 
-interface ProviderCall {
-  headers: http.IncomingHttpHeaders;
-  body: Json;
-  /** The app's pooled connections lent out while the provider was asked: an open transaction holds one. */
-  connectionsInUse: number;
-}
-
-const calls: ProviderCall[] = [];
-let providerAnswer: (call: ProviderCall) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
-
-const provider = http.createServer((request, response) => {
-  let text = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk) => (text += chunk));
-  request.on("end", () => {
-    const call = { headers: request.headers, body: JSON.parse(text) as Json, connectionsInUse: sharedPool().totalCount - sharedPool().idleCount };
-    calls.push(call);
-    const { status, body } = providerAnswer(call);
-    response.writeHead(status, { "Content-Type": "application/json" });
-    response.end(JSON.stringify(body));
-  });
-});
-provider.listen(0, "127.0.0.1");
-await once(provider, "listening");
-// Read by lib/env.ts the first time anything asks for the configuration, which is after this.
-process.env.IDENTITY_PROVIDER = "http";
-process.env.IDENTITY_PROVIDER_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/checks`;
-process.env.IDENTITY_PROVIDER_API_KEY = PROVIDER_KEY;
+const provider = await startFakeIdentityProvider();
+useForLive(provider, PROVIDER_KEY);
+const calls = provider.calls;
 
 let server: AppServer;
 beforeAll(async () => {
@@ -57,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await new Promise((resolve) => provider.close(resolve));
+  await provider.close();
 });
 beforeEach(() => {
   freezeClock(T0);
@@ -90,7 +63,7 @@ it("runs with the http provider configured", () => {
 describe("a live check", () => {
   it("is decided by the provider's answer, not by the sandbox rules", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { id: "prov-live-1", people: [{ result: "review_required" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { id: "prov-live-1", people: [{ result: "review_required" }, { result: "verified" }] } });
     const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
     expect(check).toMatchObject({ object: "verification", livemode: true, application_id: applicationId, status: "review_required" });
     // The provider referred Ada and verified "Review": the sandbox rule plays no part in live.
@@ -108,13 +81,13 @@ describe("a live check", () => {
 
   it("is verified when the provider verifies everyone", async () => {
     const { applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
     expect((await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201)).status).toBe("verified");
   });
 
   it("fails when the provider fails anyone, and fires identity.failed", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "failed", reason: "sanctions_match" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "failed", reason: "sanctions_match" }] } });
     const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
     expect(check.status).toBe("failed");
     expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "failed"]);
@@ -126,7 +99,7 @@ describe("a live check", () => {
     const { project, applicationId, token } = await livePartner();
     const body = { application_id: applicationId, people: PEOPLE };
     const headers = { "idempotency-key": "live-check-1" };
-    providerAnswer = () => ({ status: 502, body: { error: "upstream" } });
+    provider.answer = () => ({ status: 502, body: { error: "upstream" } });
     const failed = await postCheck(token, body, headers);
     const error = await expectApiError(failed, 503, "service_unavailable");
     expect(error.error).toMatchObject({ retryable: true, retry_after_ms: 5000, message: "The identity provider is not answering; retry shortly." });
@@ -134,7 +107,7 @@ describe("a live check", () => {
     expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
     expect(await db().event.count({ where: { projectId: project.project_id, type: { startsWith: "identity." } } })).toBe(0);
 
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
     const retried = await postCheck(token, body, headers);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect((await expectJson<Json>(retried, 201)).status).toBe("verified");
@@ -143,7 +116,7 @@ describe("a live check", () => {
 
   it("answers 503 for a provider answer out of contract", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }] } });
     await expectApiError(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 503, "service_unavailable");
     expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
   });
@@ -164,12 +137,11 @@ describe("a live check", () => {
 
 const HOUR_MS = 3_600_000;
 const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR_MS);
-const everyoneVerified = (call: ProviderCall) => ({ status: 200, body: { people: call.body.people.map(() => ({ result: "verified" })) } });
 
 describe("the provider call", () => {
   it("is made with no database connection held, with or without an Idempotency-Key", async () => {
     const { applicationId, token } = await livePartner();
-    providerAnswer = everyoneVerified;
+    provider.answer = everyoneVerified;
     await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
     await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }, { "idempotency-key": "held-nothing-1" }), 201);
     expect(calls.map((call) => call.connectionsInUse)).toEqual([0, 0]);
@@ -189,7 +161,7 @@ describe("the provider call", () => {
       });
       return response.headers.get("location");
     };
-    providerAnswer = everyoneVerified;
+    provider.answer = everyoneVerified;
     expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
     expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
       `/apply/${handoffToken}/bank`,
@@ -207,7 +179,7 @@ describe("the daily cap", () => {
       freezeClock(at(hours));
       return mintToken(server.url, project, { environment: "live" });
     };
-    providerAnswer = everyoneVerified;
+    provider.answer = everyoneVerified;
     const body = { application_id: applicationId, people: PEOPLE };
     for (const hours of [0, 1, 2]) await expectJson(await postCheck(await tokenAt(hours), body), 201);
     const refused = await postCheck(await tokenAt(3), body, { "idempotency-key": "fourth-check" });
@@ -235,9 +207,9 @@ describe("the daily cap", () => {
       freezeClock(new Date(Date.parse(T0) + second * 1_000));
       return postCheck(token, body);
     };
-    providerAnswer = () => ({ status: 502, body: {} });
+    provider.answer = () => ({ status: 502, body: {} });
     for (let attempt = 0; attempt < 3; attempt += 1) await expectApiError(await postLater(), 503, "service_unavailable");
-    providerAnswer = everyoneVerified;
+    provider.answer = everyoneVerified;
     for (let attempt = 0; attempt < 3; attempt += 1) await expectJson(await postLater(), 201);
     expect((await expectApiError(await postLater(), 429, "rate_limited")).error.message).toMatch(/has had 3 identity checks in the last 24 hours/);
     expect(calls).toHaveLength(6);

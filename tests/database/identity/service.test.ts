@@ -1,12 +1,13 @@
 // The identity service as the hosted journey and the decision engine call it, without HTTP: the check and its
 // event belong to the caller's transaction (opened once the provider has answered), and latestIdentityCheckFor
-// finds an application's newest check.
+// finds an application's newest check; identityOfNamedPeople gives the live engine each named person's newest result.
 import { describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { withDeferredTransaction } from "@/lib/deferred-transaction";
-import { latestIdentityCheckFor, runIdentityCheck } from "@/lib/identity/service";
+import { identityOfNamedPeople, latestIdentityCheckFor, runIdentityCheck } from "@/lib/identity/service";
+import { openJourney } from "@/lib/journey/journey";
 import type { IdentityPerson } from "@/lib/identity/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
@@ -73,5 +74,25 @@ describe("latestIdentityCheckFor", () => {
       expect(await latestIdentityCheckFor(applicationId, await deferred.open())).toEqual(check);
       expect(await latestIdentityCheckFor(applicationId)).toBeNull();
     });
+  });
+});
+
+describe("identityOfNamedPeople", () => {
+  it("gives each person the journey or any check named the newest result that named them, and null to one never checked", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    expect(await identityOfNamedPeople(applicationId, [])).toEqual([]);
+    const clock = freezeClock("2099-08-02T09:00:00.000Z");
+    await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA, REVIEWED], transaction }));
+    clock.advance(60_000);
+    await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
+    // As the journey keeps them: the applicant as typed (case and spaces aside, the same person) and a director no check named.
+    const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: applicationId } });
+    await openJourney(handoffToken);
+    const journeyPeople = [
+      { first_name: " ADA ", last_name: "lovelace", date_of_birth: ADA.date_of_birth, role: "director" },
+      { first_name: "Grace", last_name: "Hopper", date_of_birth: "1976-12-09", role: "director" },
+    ];
+    await db().applicationJourney.update({ where: { applicationId }, data: { people: journeyPeople } });
+    expect(await identityOfNamedPeople(applicationId, journeyPeople)).toEqual(["verified", null, "review_required"]);
   });
 });
