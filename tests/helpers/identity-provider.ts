@@ -15,7 +15,8 @@ export interface ProviderCall {
   connectionsInUse: number;
 }
 
-export type ProviderAnswer = (call: ProviderCall) => { status: number; body: unknown };
+/** An answer, or a promise of one: a test can hold calls in flight until it lets them go. */
+export type ProviderAnswer = (call: ProviderCall) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 
 export interface FakeIdentityProvider {
   url: string;
@@ -45,10 +46,10 @@ export async function startFakeIdentityProvider(): Promise<FakeIdentityProvider>
     let text = "";
     request.setEncoding("utf8");
     request.on("data", (chunk) => (text += chunk));
-    request.on("end", () => {
+    request.on("end", async () => {
       const call = { headers: request.headers, body: JSON.parse(text) as Json, connectionsInUse: sharedPool().totalCount - sharedPool().idleCount };
       provider.calls.push(call);
-      const { status, body } = provider.answer(call);
+      const { status, body } = await provider.answer(call);
       response.writeHead(status, { "Content-Type": "application/json" });
       response.end(JSON.stringify(body));
     });

@@ -12,6 +12,7 @@ import { openJourney } from "@/lib/journey/journey";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
+import { eventually } from "../../helpers/eventually";
 import { everyoneVerified, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
@@ -195,6 +196,26 @@ describe("the daily cap", () => {
 
     await expectJson(await postCheck(await tokenAt(24), body, { "idempotency-key": "fourth-check" }), 201);
     expect(calls).toHaveLength(4);
+  });
+
+  it("counts calls still waiting for the provider: of five at once, three reach it and two are refused at once", async () => {
+    const { applicationId, token } = await livePartner();
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    provider.answer = async (call) => {
+      await held;
+      return everyoneVerified(call);
+    };
+    const settled: number[] = [];
+    const requests = Array.from({ length: 5 }, () => postCheck(token, { application_id: applicationId, people: PEOPLE }).then((response) => (settled.push(response.status), response)));
+    // The two refused answer while the other three are still waiting for the provider.
+    await eventually(async () => ({ settled: [...settled], calls: calls.length }), (now) => now.settled.length === 2 && now.calls === 3);
+    expect(settled).toEqual([429, 429]);
+    letGo();
+    const statuses = (await Promise.all(requests)).map((response) => response.status);
+    expect(statuses.sort()).toEqual([201, 201, 201, 429, 429]);
+    expect(calls).toHaveLength(3);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(3);
   });
 
   it("does not count a call the provider did not answer", async () => {
