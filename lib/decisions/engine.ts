@@ -25,9 +25,9 @@
 //   5. Amount above 40% of turnover                              → declined affordability
 //   6. Amount above 20% of turnover                              → offered 20% of turnover, rounded down to
 //      whole pounds (declined affordability if that is under the product minimum)
-//   7. Anyone named in review, nobody named, anyone named no check → referred, with a condition for each:
-//      has named, or no open-banking affordability record              identity_review, identity_not_verified,
-//                                                                      affordability_missing
+//   7. Something an approval needs is missing                   → referred, with a condition for each thing:
+//      anyone named in review (identity_review); nobody named, or someone named no check has named
+//      (identity_not_verified); no open-banking affordability record (affordability_missing)
 //   8. Otherwise                                                  → approved for the amount offered
 // A live loan is never approved without knowing who the borrower is and what the bank says it turns over; the
 // referral says what is missing, and an underwriter (or a new check and a refresh) takes it from there.

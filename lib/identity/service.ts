@@ -100,7 +100,7 @@ function assertCheckable(
  * the check written, the application's state checked again under its lock.
  */
 export async function runIdentityCheck(options: RunIdentityCheckOptions): Promise<VerificationObject> {
-  const { tenant, applicationId, people, transaction, checkableStatuses = IDENTITY_CHECKABLE_STATUSES } = options;
+  const { tenant, applicationId, people, transaction: deferred, checkableStatuses = IDENTITY_CHECKABLE_STATUSES } = options;
   const select = { id: true, projectId: true, environment: true, status: true, companyNumber: true, reference: true } as const;
   const application = assertCheckable(tenant, applicationId, await db().application.findUnique({ where: { id: applicationId }, select }), checkableStatuses);
   const provider = identityProviderFor(tenant.environment);
@@ -127,11 +127,11 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
     role,
     result: answer.results[index]!,
   }));
-  const writing = await transaction.open();
+  const transaction = await deferred.open();
   // Decided or closed while the provider answered: the check would change nothing (409, as before the call).
-  assertCheckable(tenant, applicationId, await lockApplication(writing, { id: applicationId }), checkableStatuses);
+  assertCheckable(tenant, applicationId, await lockApplication(transaction, { id: applicationId }), checkableStatuses);
   const now = await tenantNow(tenant);
-  const check = await writing.identityCheck.create({
+  const check = await transaction.identityCheck.create({
     data: {
       id,
       projectId: tenant.projectId,
@@ -145,7 +145,7 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
     },
   });
   const verification = serializeIdentityCheck(check, application);
-  await recordEvents(writing, [{ projectId: tenant.projectId, environment: tenant.environment, type: EVENT_TYPES[status], object: verification, createdAt: now }]);
+  await recordEvents(transaction, [{ projectId: tenant.projectId, environment: tenant.environment, type: EVENT_TYPES[status], object: verification, createdAt: now }]);
   return verification;
 }
 

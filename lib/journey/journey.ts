@@ -226,7 +226,7 @@ const ukTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hou
 const ukDay = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "long", year: "numeric" });
 
 function checksUsedUp(nextCheckAt: Date): string {
-  return `We have already checked the details of the people behind this application ${IDENTITY_CHECKS_PER_DAY} times today, the most we can. You can try again from ${ukTime.format(nextCheckAt)} on ${ukDay.format(nextCheckAt)}.`;
+  return `We have already checked the details of the people behind this application ${IDENTITY_CHECKS_PER_DAY} times in the last 24 hours, the most we can. You can try again from ${ukTime.format(nextCheckAt)} on ${ukDay.format(nextCheckAt)}.`;
 }
 
 type Answer = (journey: Journey, form: Record<string, string>) => Promise<JourneyStep>;

@@ -192,7 +192,7 @@ describe("refusals", () => {
     expect(await answer(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" })).toBe("about-you");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
     expect(refusal.errors).toEqual({
-      form: `We have already checked the details of the people behind this application 3 times today, the most we can. You can try again from 00:${String(minute).padStart(2, "0")} on 2 January 2032.`,
+      form: `We have already checked the details of the people behind this application 3 times in the last 24 hours, the most we can. You can try again from 00:${String(minute).padStart(2, "0")} on 2 January 2032.`,
     });
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(3);
     expect(await renderStep(started.token, "about-you")).toContain("the most we can. You can try again from");
