@@ -158,8 +158,11 @@ async function recordAttempt(tenant: Tenant, applicationId: string, id: string, 
   await transact(async (transaction) => {
     assertCheckable(tenant, applicationId, await lockApplication(transaction, { id: applicationId }), statuses);
     const now = clock.now();
+    const windowStart = new Date(now.getTime() - CAP_WINDOW_MS);
+    // Calls older than the window count for nothing: each application keeps only its last 24 hours.
+    await transaction.identityCheckAttempt.deleteMany({ where: { applicationId, attemptedAt: { lte: windowStart } } });
     const counted = await transaction.identityCheckAttempt.findMany({
-      where: { applicationId, attemptedAt: { gt: new Date(now.getTime() - CAP_WINDOW_MS) } },
+      where: { applicationId, attemptedAt: { gt: windowStart } },
       select: { attemptedAt: true },
       orderBy: { attemptedAt: "asc" },
     });

@@ -196,6 +196,9 @@ describe("the daily cap", () => {
 
     await expectJson(await postCheck(await tokenAt(24), body, { "idempotency-key": "fourth-check" }), 201);
     expect(calls).toHaveLength(4);
+    // The call a day old is forgotten: only the last 24 hours' are kept.
+    const kept = await db().identityCheckAttempt.findMany({ where: { applicationId }, orderBy: { attemptedAt: "asc" } });
+    expect(kept.map((attempt) => attempt.attemptedAt.toISOString())).toEqual([at(1), at(2), at(24)].map((moment) => moment.toISOString()));
   });
 
   it("counts calls still waiting for the provider: of five at once, three reach it and two are refused at once", async () => {
