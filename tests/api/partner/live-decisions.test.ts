@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONSENT_TEXTS } from "@/lib/application-consents/catalogue";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
@@ -110,6 +112,20 @@ describe("a live application", () => {
       MANUAL_REVIEW,
       { code: "identity_review", description: "An underwriter is reviewing the identity check of the company's directors or people with significant control." },
     ]);
+  });
+
+  it("is referred when a director the hosted journey named has no check, counting them and naming no one", async () => {
+    const live = await partner();
+    const id = await openApplication(live.tenant);
+    // The applicant and a further director as the journey's About you keeps them; the check names the applicant alone.
+    const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id } });
+    await openJourney(handoffToken);
+    await db().applicationJourney.update({ where: { applicationId: id }, data: { people: [{ ...ADA, email: "ada@example.co.uk" }, GRACE] } });
+    await checkIdentity(live.token, id, [ADA]);
+    await recordAffordability(live.token, id);
+    const decision = await submitAndDecide(live, id);
+    expect(decision).toMatchObject({ outcome: "referred", reasons: [] });
+    expect(decision.conditions).toEqual([MANUAL_REVIEW, { code: "identity_not_verified", description: "1 of the 2 people named on the application have no identity check." }]);
   });
 
   it("is declined when anyone named failed their newest check, though a newer check verified the rest", async () => {
