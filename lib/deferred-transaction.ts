@@ -5,34 +5,40 @@
 import { transact, type TransactionKind } from "./db";
 import type { Prisma } from "./generated/prisma/client";
 
-type Settle = (error?: unknown) => void;
-
 export class DeferredTransaction {
   private opened: Promise<Prisma.TransactionClient> | null = null;
   private finished: Promise<void> | null = null;
-  private settle: Settle | null = null;
+  private settle: ((outcome: { committed: true } | { committed: false; error: unknown }) => void) | null = null;
 
   /** The transaction, opened on the first call; every call answers the same one. */
   open(): Promise<Prisma.TransactionClient> {
     this.opened ??= new Promise<Prisma.TransactionClient>((resolve, reject) => {
       const workEnded = new Promise<void>((done, failed) => {
-        this.settle = (error) => (error === undefined ? done() : failed(error));
+        this.settle = (outcome) => (outcome.committed ? done() : failed(outcome.error));
       });
+      // Heard by the transaction below; if it never began (no connection), nobody else waits on it.
+      workEnded.catch(() => undefined);
       this.finished = transact(async (transaction) => {
         resolve(transaction);
         await workEnded;
       });
-      // Opening failed (no connection): the caller of open() hears it; end() hears it again.
+      // Opening failed (no connection): the caller of open() hears it; commit() hears it again.
       this.finished.catch(reject);
     });
     return this.opened;
   }
 
-  /** Commits what was written (or, given the work's error, rolls it back); nothing to do if never opened. */
-  async end(error?: unknown): Promise<void> {
+  /** Commits what was written; nothing to do if it was never opened. */
+  async commit(): Promise<void> {
     if (!this.finished) return;
-    this.settle?.(error ?? undefined);
-    if (error === undefined) return this.finished;
+    this.settle?.({ committed: true });
+    await this.finished;
+  }
+
+  /** Rolls back what was written, for the work's `error`; nothing to do if it was never opened. */
+  async rollBack(error: unknown): Promise<void> {
+    if (!this.finished) return;
+    this.settle?.({ committed: false, error });
     await this.finished.catch(() => undefined);
   }
 }
@@ -44,10 +50,10 @@ export async function withDeferredTransaction<R>(work: (transaction: DeferredTra
   try {
     result = await work(transaction);
   } catch (error) {
-    await transaction.end(error);
+    await transaction.rollBack(error);
     throw error;
   }
-  await transaction.end();
+  await transaction.commit();
   return result;
 }
 
