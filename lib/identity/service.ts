@@ -225,20 +225,27 @@ function personKey({ first_name, last_name, date_of_birth }: NamedPerson): strin
   return [first_name.trim().toLocaleLowerCase("en-GB"), last_name.trim().toLocaleLowerCase("en-GB"), date_of_birth].join("\u0000");
 }
 
+/** A person whose names and date of birth are still held: erased past their retention, no one can be told apart. */
+function isNamed(person: Partial<NamedPerson>): person is NamedPerson {
+  return typeof person.first_name === "string" && typeof person.last_name === "string" && typeof person.date_of_birth === "string";
+}
+
 /**
  * Each person named on the application, with the result the newest identity check that named them gave, or
  * null when none has: for the live decision engine. Named are everyone any of the application's checks named
- * and `alsoNamed` (the hosted journey's applicant and directors). Results only: no one's name leaves here.
+ * and `alsoNamed` (the hosted journey's applicant and directors). Results only: no one's name leaves here. A
+ * person whose details were erased names no one, so an erased application has nobody verified.
  */
 export async function identityOfNamedPeople(applicationId: string, alsoNamed: readonly NamedPerson[], database: DatabaseClient = db()): Promise<(IdentityResult | null)[]> {
   const checks = await database.identityCheck.findMany({ where: { applicationId }, orderBy: { id: "desc" }, select: { people: true } });
   const newest = new Map<string, IdentityResult>();
   for (const check of checks) {
-    for (const person of check.people as unknown as CheckedPerson[]) {
+    for (const { result, ...person } of check.people as unknown as (Partial<NamedPerson> & { result: IdentityResult })[]) {
+      if (!isNamed(person)) continue;
       const key = personKey(person);
-      if (!newest.has(key)) newest.set(key, person.result);
+      if (!newest.has(key)) newest.set(key, result);
     }
   }
-  const named = new Set([...alsoNamed.map(personKey), ...newest.keys()]);
+  const named = new Set([...alsoNamed.filter(isNamed).map(personKey), ...newest.keys()]);
   return [...named].map((key) => newest.get(key) ?? null);
 }

@@ -95,4 +95,11 @@ describe("identityOfNamedPeople", () => {
     await db().applicationJourney.update({ where: { applicationId }, data: { people: journeyPeople } });
     expect(await identityOfNamedPeople(applicationId, journeyPeople)).toEqual(["verified", null, "review_required"]);
   });
+
+  it("names no one by a check whose people were erased to their roles and results", async () => {
+    const { tenant, applicationId } = await sandboxApplication();
+    const check = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA, REVIEWED], transaction }));
+    await db().identityCheck.update({ where: { id: check.id }, data: { people: [{ role: "director", result: "verified" }, { role: "psc", result: "review_required" }] } });
+    expect(await identityOfNamedPeople(applicationId, [])).toEqual([]);
+  });
 });
