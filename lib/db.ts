@@ -39,6 +39,45 @@ export function whenCommitted(transaction: Prisma.TransactionClient, hook: () =>
   hooks.push(hook);
 }
 
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * The pool, letting go of a checked-out connection whose server end has gone. Prisma's driver adapter gives a
+ * transaction's connection back only once its ROLLBACK has succeeded; when the backend died mid-transaction the
+ * ROLLBACK cannot, and the connection would stay checked out for good: one place in the pool lost per death,
+ * until nothing can connect (tests/drills/transaction-backend-killed.test.ts). So a connection handed out here
+ * is released, with its error so the pool destroys it, as soon as it ends; a later release by its holder does
+ * nothing.
+ */
+class ConnectionPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    // pg-pool's own `query` takes this form, and releases its connection on an error itself.
+    if (callback) return super.connect(callback);
+    return super.connect().then(releasedWhenItEnds);
+  }
+}
+
+function releasedWhenItEnds(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let released = false;
+  const onEnd = () => giveBack(new Error("the database connection ended while checked out"));
+  // The error that precedes the end: heard here so that a connection nobody is querying cannot end the process.
+  const onError = () => undefined;
+  function giveBack(error?: Error | boolean): void {
+    if (released) return;
+    released = true;
+    client.removeListener("end", onEnd);
+    client.removeListener("error", onError);
+    release(error);
+  }
+  client.once("end", onEnd);
+  client.on("error", onError);
+  client.release = giveBack;
+  return client;
+}
+
 interface Connection {
   pool: pg.Pool;
   prisma: PrismaClient;
@@ -51,7 +90,7 @@ function connection(): Connection {
   if (!holder.__lendingDb) {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, which provide one");
-    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
+    const pool = new ConnectionPool({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
     // An idle connection the server drops is reported here; without a listener it would end the process.
     pool.on("error", () => undefined);
     holder.__lendingDb = { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };

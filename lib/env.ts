@@ -99,6 +99,8 @@ const configSchema = z.object({
   APPLICATION_EXPIRY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Companies House public data API key: when set, live company lookups go to Companies House. */
   COMPANIES_HOUSE_API_KEY: z.string().min(1).optional(),
+  /** Where the Companies House public data API is; unset, its public address (lib/registry). */
+  COMPANIES_HOUSE_API_URL: httpUrl.optional(),
   /**
    * Where live identity checks go (docs/identity.md): `http`, a provider answering our contract at
    * IDENTITY_PROVIDER_URL; `sandbox`, the sandbox rules (for developing a live integration on one machine; `npm

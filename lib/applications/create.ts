@@ -9,8 +9,8 @@ import { ApiError } from "../errors";
 import { eventRows, type EventRow } from "../events/events";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { newId, randomToken } from "../ids";
-import { RegistryUnavailableError } from "../registry/errors";
-import { companyRegistry, type CompanyLookupFailure } from "../registry/registry";
+import { RegistryBudgetSpentError, RegistryUnavailableError } from "../registry/errors";
+import { companyRegistry, type CompanyLookupFailure, type RegistryCaller } from "../registry/registry";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { WEBHOOK_ENDPOINTS_PER_PROJECT } from "../webhooks/schemas";
@@ -49,10 +49,13 @@ function assertRedirectUriAllowed(redirectUri: string | undefined, environment: 
   });
 }
 
-async function lookUpCompany(companyNumber: string, environment: Tenant["environment"]) {
+async function lookUpCompany(companyNumber: string, environment: Tenant["environment"], caller: RegistryCaller) {
   try {
-    return await companyRegistry(environment).lookup(companyNumber);
+    return await companyRegistry(environment).lookup(companyNumber, { caller });
   } catch (error) {
+    if (error instanceof RegistryBudgetSpentError) {
+      throw new ApiError("service_unavailable", { message: "Too many company lookups at the moment; retry after the Retry-After delay.", retryAfterMs: error.retryAfterMs });
+    }
     if (error instanceof RegistryUnavailableError) {
       throw new ApiError("service_unavailable", { message: "The company registry is not answering; retry shortly.", retryAfterMs: 5_000 });
     }
@@ -140,12 +143,19 @@ export async function openApplication(statements: Statements, data: NewApplicati
 
 /**
  * Opens an application in `transaction` (the create endpoint's batched transaction), or in one of its own. An
- * `embeddingOrigin` records the page whose apply.js widget started it (lib/apply-widget/start.ts).
+ * `embeddingOrigin` records the page whose apply.js widget started it (lib/apply-widget/start.ts), and
+ * `registryCaller` whose share of the registry's budget its lookup spends (a partner's, unless said otherwise).
  */
-export async function createApplication(options: { tenant: Tenant; input: CreateApplicationInput; transaction?: Statements; embeddingOrigin?: string }) {
+export async function createApplication(options: {
+  tenant: Tenant;
+  input: CreateApplicationInput;
+  transaction?: Statements;
+  embeddingOrigin?: string;
+  registryCaller?: RegistryCaller;
+}) {
   const { tenant, input } = options;
   assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
-  const lookup = await lookUpCompany(input.business.company_number, tenant.environment);
+  const lookup = await lookUpCompany(input.business.company_number, tenant.environment, options.registryCaller ?? "partner");
   if (!lookup.found) throw companyNumberRejected(lookup.reason);
   // The request's tenant carries its test clock's offset from admission: no read here.
   const now = await tenantNow(tenant);

@@ -1,6 +1,7 @@
 // The application lifecycle (spec 3.1): the one table of allowed moves and the one function that makes them.
 // Every status change in the platform goes through `transitionApplication`, which locks the row, checks the
-// move against the table, writes the change and the move's events in one transaction.
+// move against the table, writes the change and the move's events in one transaction; every other change of a
+// created application's answers goes through `amendApplication`.
 //
 // Moves the spec leaves open, as chosen here:
 //   - Decisioning: `submitted` → `in_review` → `approved` | `declined`, or stays `in_review` when referred.
@@ -11,6 +12,7 @@
 //   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`);
 //     lib/accounts/funding.ts makes this move and opens the servicing account in the same transaction.
 // An application starts `created`, with its `application.created` event: lib/applications/create.ts opens it.
+// While it is `created` the applicant's answers may change (`amendApplication`), never after.
 import type { Application, Prisma } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { ApiError } from "../errors";
@@ -81,6 +83,25 @@ export async function lockApplication(
 ): Promise<Application | null> {
   if (!(await lockRow(transaction, "applications", where.id, options))) return null;
   return transaction.application.findFirst({ where: { id: where.id, ...(where.projectId ? { projectId: where.projectId } : {}) } });
+}
+
+/** The applicant's answers (amount, term, purpose, declared turnover) change only while it is `created`: once submitted, decisioning reads them. */
+const AMENDABLE: readonly ApplicationStatus[] = ["created"];
+
+/**
+ * Changes a locked application's answers (see `lockApplication`) without moving it, inside `transaction`:
+ * 409 `conflict` unless it is still being filled in, so a submit that took the row first keeps what it read.
+ */
+export async function amendApplication(
+  transaction: Prisma.TransactionClient,
+  application: Application,
+  changes: Pick<Prisma.ApplicationUpdateInput, "amountPence" | "termMonths" | "purpose" | "declaredAnnualTurnoverPence">,
+  options: { now: Date },
+): Promise<Application> {
+  if (!AMENDABLE.includes(application.status)) {
+    throw new ApiError("conflict", { message: `Application ${application.id} is ${application.status}: its answers change only while it is created.` });
+  }
+  return transaction.application.update({ where: { id: application.id }, data: { ...changes, updatedAt: options.now } });
 }
 
 export interface TransitionOptions {

@@ -32,7 +32,8 @@ function embeddingOriginOf(origin: string | null, environment: Tenant["environme
 export async function startWidgetApplication(options: { tenant: Tenant; input: StartWidgetApplicationInput; origin: string | null }) {
   const { tenant, input } = options;
   const embeddingOrigin = embeddingOriginOf(options.origin, tenant.environment);
-  const application = await createApplication({ tenant, input, embeddingOrigin });
+  // Its company lookup spends the widget starts' share of the registry's budget, never the partners' reserve.
+  const application = await createApplication({ tenant, input, embeddingOrigin, registryCaller: "widget" });
   return {
     id: application.id,
     object: "application_handoff" as const,

@@ -14,8 +14,10 @@
 //   below (4 and 5) on the amount the ending approves; an identity check in review → referred.
 //   A declared turnover alone is not weighed in the sandbox.
 //
-// Live, in order (documented in docs/applications.md, "The live engine"):
-//   1. The newest identity check failed                          → declined identity_unverified
+// Live, in order (documented in docs/applications.md, "The live engine"), where "named" means the applicant and
+// every director or person with significant control the journey's About you or any identity check named, each
+// judged by the newest check that named them:
+//   1. Anyone named failed their newest check                   → declined identity_unverified
 //   2. Trading history under 12 months since incorporation      → declined insufficient_trading_history
 //   3. Amount above the appetite ceiling for the trading history → declined out_of_appetite
 //      (under 24 months: £50,000; under 60 months: £150,000; otherwise the product maximum)
@@ -23,8 +25,12 @@
 //   5. Amount above 40% of turnover                              → declined affordability
 //   6. Amount above 20% of turnover                              → offered 20% of turnover, rounded down to
 //      whole pounds (declined affordability if that is under the product minimum)
-//   7. The newest identity check is in review                    → referred (an underwriter looks first)
+//   7. Something an approval needs is missing                   → referred, with a condition for each thing:
+//      anyone named in review (identity_review); nobody named, or someone named no check has named
+//      (identity_not_verified); no open-banking affordability record (affordability_missing)
 //   8. Otherwise                                                  → approved for the amount offered
+// A live loan is never approved without knowing who the borrower is and what the bank says it turns over; the
+// referral says what is missing, and an underwriter (or a new check and a refresh) takes it from there.
 // Credit-bureau checks (adverse_credit) need a provider the live engine does not call yet; it never returns
 // that reason on its own.
 import type { IdentityResult } from "../identity/provider";
@@ -50,8 +56,13 @@ export interface EngineInput {
   declaredAnnualTurnoverPence: number | null;
   /** The twelve months of the newest affordability record (open banking), added up; null without one. */
   openBankingAnnualTurnoverPence: number | null;
-  /** The newest identity check's outcome; null when none has been run. */
+  /** The newest identity check's outcome; null when none has been run (the sandbox weighs this). */
   identity: IdentityResult | null;
+  /**
+   * Live: each person named on the application (the journey's applicant and directors, and everyone any identity
+   * check named), with the result the newest check that named them gave; null for one no check has named.
+   */
+  namedPeopleIdentity: (IdentityResult | null)[];
   /** When the decision is made: trading history and the first repayment date run from here. */
   now: Date;
 }
@@ -110,17 +121,35 @@ function decideSandbox(input: EngineInput): EngineDecision {
 }
 
 function decideLive(input: EngineInput): EngineDecision {
-  if (input.identity === "failed") return declined(input, "identity_unverified");
+  if (input.namedPeopleIdentity.includes("failed")) return declined(input, "identity_unverified");
   const tradingMonths = monthsBetween(input.incorporatedOn, input.now);
   if (tradingMonths < MINIMUM_TRADING_MONTHS) return declined(input, "insufficient_trading_history");
   const ceiling = APPETITE_CEILINGS.find((band) => tradingMonths < band.underMonths)?.maxPence ?? MAX_AMOUNT_PENCE;
   if (input.amountPence > ceiling) return declined(input, "out_of_appetite");
   const turnover = assessedTurnoverPence(input);
-  if (turnover === null) return referred(input);
+  if (turnover === null) return referred(input, ...missingForLiveApproval(input));
   const offered = affordableAmount(input.amountPence, turnover);
   if (offered === null) return declined(input, "affordability");
-  if (input.identity === "review_required") return referred(input, IDENTITY_REVIEW);
+  const missing = missingForLiveApproval(input);
+  if (missing.length > 0) return referred(input, ...missing);
   return approved(input, offered);
+}
+
+/** What a live approval still needs: the conditions of the referral that waits for it, in a fixed order. */
+function missingForLiveApproval(input: EngineInput): Condition[] {
+  const missing: Condition[] = [];
+  const named = input.namedPeopleIdentity;
+  if (named.includes("review_required")) missing.push(IDENTITY_REVIEW);
+  const unchecked = named.filter((result) => result === null).length;
+  if (named.length === 0) {
+    missing.push({ code: "identity_not_verified", description: "No identity check has verified the applicant and the company's directors." });
+  } else if (unchecked > 0) {
+    missing.push({ code: "identity_not_verified", description: `${unchecked} of the ${named.length} people named on the application have no identity check.` });
+  }
+  if (input.openBankingAnnualTurnoverPence === null) {
+    missing.push({ code: "affordability_missing", description: "No affordability record: twelve months of the company's turnover from open banking are needed." });
+  }
+  return missing;
 }
 
 /** The turnover affordability is judged on: the lower of declared and open-banking where both are known. */
@@ -171,13 +200,13 @@ function declined(_input: EngineInput, reason: DeclineReason): EngineDecision {
   return { outcome: "declined", approvedAmountPence: 0, aprBps: 0, reasons: [reason], conditions: [], offerTerms: null };
 }
 
-function referred(input: EngineInput, why?: Condition): EngineDecision {
+function referred(input: EngineInput, ...why: Condition[]): EngineDecision {
   return {
     outcome: "referred",
     approvedAmountPence: 0,
     aprBps: aprFor(input, input.amountPence),
     reasons: [],
-    conditions: [{ code: "manual_review", description: "An underwriter is reviewing the application." }, ...(why ? [why] : [])],
+    conditions: [{ code: "manual_review", description: "An underwriter is reviewing the application." }, ...why],
     offerTerms: null,
   };
 }

@@ -11,7 +11,8 @@ import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecis
 import { decisionEventObject, serializeDecision } from "./serialize";
 import { latestAffordabilityFor } from "../affordability/service";
 import { annualTurnoverPence } from "../affordability/serialize";
-import { latestIdentityCheckFor } from "../identity/service";
+import type { IdentityResult } from "../identity/provider";
+import { identityOfNamedPeople, latestIdentityCheckFor, type NamedPerson } from "../identity/service";
 
 const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> = {
   approved: "approve",
@@ -19,9 +20,16 @@ const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> 
   referred: "refer",
 };
 
-/** The application and what its journey collected (the newest identity check and affordability record), as the engine takes them. */
+/**
+ * The application and what its journey collected (the identity checks, the people the journey named and the
+ * newest affordability record), as the engine takes them.
+ */
 async function engineInput(transaction: Prisma.TransactionClient, application: Application, now: Date): Promise<EngineInput> {
-  const [identityCheck, affordability] = await Promise.all([latestIdentityCheckFor(application.id, transaction), latestAffordabilityFor(application.id, transaction)]);
+  const [identityCheck, affordability, namedPeopleIdentity] = await Promise.all([
+    latestIdentityCheckFor(application.id, transaction),
+    latestAffordabilityFor(application.id, transaction),
+    application.environment === "live" ? namedPeopleIdentityOf(transaction, application.id) : [],
+  ]);
   return {
     environment: application.environment,
     companyNumber: application.companyNumber,
@@ -31,8 +39,15 @@ async function engineInput(transaction: Prisma.TransactionClient, application: A
     declaredAnnualTurnoverPence: application.declaredAnnualTurnoverPence === null ? null : Number(application.declaredAnnualTurnoverPence),
     openBankingAnnualTurnoverPence: affordability ? annualTurnoverPence(affordability.monthlyTurnoverPence) : null,
     identity: identityCheck?.status ?? null,
+    namedPeopleIdentity,
     now,
   };
+}
+
+/** The applicant and directors the hosted journey named, with everyone the identity checks named: each one's newest result. */
+async function namedPeopleIdentityOf(transaction: Prisma.TransactionClient, applicationId: string): Promise<(IdentityResult | null)[]> {
+  const journey = await transaction.applicationJourney.findUnique({ where: { applicationId }, select: { people: true } });
+  return identityOfNamedPeople(applicationId, (journey?.people ?? []) as unknown as NamedPerson[], transaction);
 }
 
 /**

@@ -8,6 +8,7 @@ import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { ApiError } from "../errors";
+import { log } from "../log";
 import { paginate, type PageRequest } from "../http/pagination";
 import { isIdOf, newId } from "../ids";
 import { subscribesTo } from "../webhooks/deliveries";
@@ -90,7 +91,13 @@ export async function pruneExpiredEvents(): Promise<number> {
 const STREAM_FALLBACK_POLL_MS = 500;
 /** A comment line keeps proxies from closing an idle stream; each one also reads, should a wake-up go missing. */
 const STREAM_HEARTBEAT_MS = 15_000;
+/** Events read and handed over at a time: with one page queued, the most of a project's events a stream holds. */
 const STREAM_PAGE = 100;
+/**
+ * A client that has taken nothing the stream offered for this long (platform clock) has fallen behind: its
+ * socket is full and a page waits behind it. The stream is cut off; the client resumes with Last-Event-ID.
+ */
+export const STREAM_STALL_SECONDS = 30;
 
 /** What the open event streams of this process are doing, for operators (GET /healthz/internal). */
 const streamActivity = { open: 0, reads: 0 };
@@ -103,8 +110,11 @@ export function eventStreamActivity(): { open: number; reads: number } {
  * Server-sent events of the caller's new events, oldest first, from now (or after `Last-Event-ID`): each frame
  * is `id: evt_…`, `event: <type>`, `data: <the body a webhook would carry>`. For the CLI forwarder. The opening
  * block carries the starting cursor as `id:`, so a client that reconnects before any event resumes from there.
- * A stream reads when its project records an event (the change feed wakes it), not on a timer, and closes after
- * STREAM_MAX_SECONDS; the client reconnects with Last-Event-ID.
+ *
+ * A pull source: the next page is read only when the client has taken the last one, so a client that stops
+ * reading holds a page of events in memory, not every event recorded meanwhile, and one that takes nothing for
+ * STREAM_STALL_SECONDS is cut off. It reads when its project records an event (the change feed wakes it), not
+ * on a timer, and closes after STREAM_MAX_SECONDS; the client reconnects with Last-Event-ID.
  */
 export async function streamEvents(options: { tenant: Tenant; types?: EventType[]; lastEventId: string | null; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
   const { tenant } = options;
@@ -117,76 +127,115 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
   const timers: NodeJS.Timeout[] = [];
   let unsubscribe: () => void = () => undefined;
   let closed = false;
-  let reading = false;
-  let readAgain = false;
+  /** Whether events may wait unread: a wake-up came, or the last read filled a page. */
+  let readNeeded = true;
+  let heartbeatDue = false;
+  let expired = false;
+  /** Wakes a pull that waits for something to send; null when no pull waits. */
+  let wakePull: (() => void) | null = null;
+  /** When the stream offered what its client has not yet taken (ms, platform clock); null while it is taken. */
+  let offeredAt: number | null = null;
   let output!: ReadableStreamDefaultController<Uint8Array>;
 
-  const send = (text: string) => {
-    if (!closed) output.enqueue(encoder.encode(text));
-  };
   const stop = () => {
     if (closed) return;
     closed = true;
     for (const timer of timers) clearInterval(timer);
     unsubscribe();
     streamActivity.open -= 1;
+    wakePull?.();
   };
-  const read = async (): Promise<void> => {
-    if (closed) return;
-    if (reading) {
-      readAgain = true;
-      return;
-    }
-    reading = true;
+  const cutOffIfStalled = () => {
+    if (closed || offeredAt === null || clock.now().getTime() - offeredAt <= STREAM_STALL_SECONDS * 1000) return;
+    log.info("event stream cut off: its client took nothing for too long", { project_id: tenant.projectId, stall_seconds: STREAM_STALL_SECONDS });
+    // An abort, not a fault: the server ends the response without logging it as a failure.
+    output.error(new DOMException(`The client took nothing for ${STREAM_STALL_SECONDS} s; reconnect with Last-Event-ID.`, "AbortError"));
+    stop();
+  };
+  /** Something may be worth sending: wake the waiting pull, or, when none waits, see whether the client is stuck. */
+  const nudge = () => (wakePull ? wakePull() : cutOffIfStalled());
+  const readPage = () => {
+    streamActivity.reads += 1;
+    return db().event.findMany({
+      where: { ...scope, id: { gt: cursor! }, ...(options.types ? { type: { in: options.types } } : {}) },
+      orderBy: { id: "asc" },
+      take: STREAM_PAGE,
+    });
+  };
+  /** The next thing to send: a page of events, a heartbeat or the closing comment; waits while there is none. */
+  const pull = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    offeredAt = null;
     try {
-      do {
-        readAgain = false;
-        streamActivity.reads += 1;
-        const events = await db().event.findMany({
-          where: { ...scope, id: { gt: cursor! }, ...(options.types ? { type: { in: options.types } } : {}) },
-          orderBy: { id: "asc" },
-          take: STREAM_PAGE,
-        });
-        for (const event of events) {
-          send(`id: ${event.id}\nevent: ${event.type}\ndata: ${renderEventBody(event)}\n\n`);
-          cursor = event.id;
+      while (!closed) {
+        if (expired) {
+          controller.enqueue(encoder.encode(`: closing after ${maxSeconds} s; reconnect with Last-Event-ID to resume\n\n`));
+          controller.close();
+          stop();
+          return;
         }
-        if (events.length === STREAM_PAGE) readAgain = true;
-      } while (readAgain && !closed);
+        if (readNeeded) {
+          readNeeded = false;
+          const events = await readPage();
+          if (closed) return;
+          if (events.length === STREAM_PAGE) readNeeded = true;
+          if (events.length > 0) {
+            cursor = events.at(-1)!.id;
+            heartbeatDue = false;
+            controller.enqueue(encoder.encode(events.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${renderEventBody(event)}\n\n`).join("")));
+            break;
+          }
+          continue;
+        }
+        if (heartbeatDue) {
+          heartbeatDue = false;
+          controller.enqueue(encoder.encode(": heartbeat\n\n"));
+          break;
+        }
+        await new Promise<void>((resolve) => (wakePull = resolve));
+        wakePull = null;
+      }
+      offeredAt = clock.now().getTime();
     } catch (error) {
-      if (!closed) output.error(error);
       stop();
-    } finally {
-      reading = false;
+      throw error;
     }
   };
 
   options.signal.addEventListener("abort", stop);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      output = controller;
-      streamActivity.open += 1;
-      const opening = isIdOf("event", cursor!) ? `id: ${cursor}\n` : "";
-      send(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n${opening}\n`);
-      unsubscribe = changeFeed().subscribe("events", (changed) => {
-        if (changed === null || changed === wakeKey) void read();
-      });
-      timers.push(
-        setInterval(() => {
-          if (!changeFeed().isListening()) void read();
-        }, STREAM_FALLBACK_POLL_MS),
-        setInterval(() => {
-          send(": heartbeat\n\n");
-          void read();
-        }, STREAM_HEARTBEAT_MS),
-        setTimeout(() => {
-          send(`: closing after ${maxSeconds} s; reconnect with Last-Event-ID to resume\n\n`);
-          if (!closed) output.close();
-          stop();
-        }, maxSeconds * 1000),
-      );
-      void read();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        output = controller;
+        streamActivity.open += 1;
+        const opening = isIdOf("event", cursor!) ? `id: ${cursor}\n` : "";
+        controller.enqueue(encoder.encode(`: streaming events of ${tenant.projectId} (${tenant.environment})\nretry: 1000\n${opening}\n`));
+        offeredAt = clock.now().getTime();
+        unsubscribe = changeFeed().subscribe("events", (changed) => {
+          if (changed !== null && changed !== wakeKey) return;
+          readNeeded = true;
+          nudge();
+        });
+        timers.push(
+          setInterval(() => {
+            if (changeFeed().isListening()) return;
+            readNeeded = true;
+            nudge();
+          }, STREAM_FALLBACK_POLL_MS),
+          setInterval(() => {
+            heartbeatDue = true;
+            readNeeded = true;
+            nudge();
+          }, STREAM_HEARTBEAT_MS),
+          setTimeout(() => {
+            expired = true;
+            nudge();
+          }, maxSeconds * 1000),
+        );
+      },
+      pull,
+      cancel: stop,
     },
-    cancel: stop,
-  });
+    // One chunk queued at most: a page, the opening block, a heartbeat or the closing comment.
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
 }

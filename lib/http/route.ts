@@ -170,8 +170,9 @@ export interface EndpointConfig<
    */
   secretFields?: readonly string[];
   /**
-   * The idempotent handler's kind of transaction, when not Prisma's: only the application create, whose batched
-   * transaction on the fast lane is measured (docs/performance.md).
+   * The idempotent handler's kind of transaction, when not Prisma's: the application create's batched transaction
+   * on the fast lane, which is measured (docs/performance.md); a deferred one (lib/deferred-transaction.ts), opened
+   * only when the handler first writes, for a handler that waits on a slow provider before it writes.
    */
   transactionKind?: K;
   /** A tighter body cap than BODY_LIMIT_BYTES, in bytes (public intake forms). */

@@ -9,8 +9,8 @@ import { IDENTITY_RESULTS, IdentityProviderUnavailableError, type IdentityCheckA
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /**
- * The check runs inside the request's transaction (its event commits with it), which Prisma ends after 5
- * seconds: the provider must answer well within that.
+ * The partner's request, or the applicant's page, waits for the answer (no transaction does: the check is
+ * written once it arrives), so a provider that is usually slower needs an asynchronous contract.
  */
 export const PROVIDER_TIMEOUT_MS = 4_000;
 

@@ -129,7 +129,7 @@ export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [
     id: "send-notifications",
     cron: "*/5 * * * *",
     localIntervalMs: MINUTE_MS,
-    claims: "none: up to 50 unsent notifications, each marked sent (or failed) after its email; two passes at once may send one twice",
+    claims: "each notification as its email starts: a 15-minute claim deadline (claimed_until), taken FOR UPDATE SKIP LOCKED, then marked sent (or failed); up to 50 a pass",
     step: "send",
     run: async () => ({ sent: await sendPendingNotifications() }),
   },

@@ -10,14 +10,17 @@ import { CONSENT_TYPES, currentConsentText } from "../application-consents/catal
 import { recordConsents } from "../application-consents/service";
 import { acceptOffer, submitCompletedApplication } from "../applications/applicant-actions";
 import { APPLICATION_PURPOSES } from "../applications/schemas";
-import { db } from "../db";
+import { lockOwnApplicationOrThrow } from "../applications/service";
+import { amendApplication } from "../applications/state-machine";
+import { db, transact } from "../db";
+import { withDeferredTransaction } from "../deferred-transaction";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { ApiError } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
 import { requestString } from "../http/request-string";
 import { randomToken } from "../ids";
 import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
-import { latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
+import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { isHandoffTokenForm } from "./framing";
@@ -179,17 +182,30 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
   if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
   if (form.form_token !== journey.journey.formToken) throw new ApiError("csrf_token_invalid");
   const allowed = step === "offer" ? journey.current === "offer" : journey.application.status === "created" && journey.current !== "expired" && stepIsReached(journey.current, step);
-  if (!allowed) return stepAddress(token, journey.current === "withdrawn" || journey.current === "expired" ? "company" : journey.current);
+  if (!allowed) return currentAddress(journey);
   try {
     const next = await ANSWERS[step](journey, form);
     await saveRefusal(journey, null);
     return stepAddress(token, next);
   } catch (error) {
+    // The application moved on (a submit, a decision) after the journey was read: as for a step out of turn.
+    if (error instanceof ApiError && error.code === "conflict") return whereItStands(token);
     if (!(error instanceof StepRefused)) throw error;
     const { form_token: _formToken, ...values } = form;
     await saveRefusal(journey, { step, values, errors: error.errors });
     return stepAddress(token, step);
   }
+}
+
+/** Where a form of a step the application is not at sends the browser: the step it is at (a closed one's page is the company's). */
+function currentAddress(journey: Journey): string {
+  return stepAddress(journey.token, journey.current === "withdrawn" || journey.current === "expired" ? "company" : journey.current);
+}
+
+async function whereItStands(token: string): Promise<string> {
+  const journey = await openJourney(token);
+  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  return currentAddress(journey);
 }
 
 const ORDER: readonly string[] = ["company", "about-you", "bank", "consents"];
@@ -206,19 +222,29 @@ async function saveRefusal(journey: Journey, refusal: Refusal | null): Promise<v
   });
 }
 
+const ukTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" });
+const ukDay = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "long", year: "numeric" });
+
+function checksUsedUp(nextCheckAt: Date): string {
+  return `We have already checked the details of the people behind this application ${IDENTITY_CHECKS_PER_DAY} times in the last 24 hours, the most we can. You can try again from ${ukTime.format(nextCheckAt)} on ${ukDay.format(nextCheckAt)}.`;
+}
+
 type Answer = (journey: Journey, form: Record<string, string>) => Promise<JourneyStep>;
 
 const ANSWERS: Record<FormStep | "offer", Answer> = {
   async company(journey, form) {
     const answer = parseOrRefuse(companyForm, form);
     const now = await tenantNow(journey.tenant);
-    await db().$transaction([
-      db().application.update({
-        where: { id: journey.application.id },
-        data: { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100, updatedAt: now },
-      }),
-      db().applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } }),
-    ]);
+    await transact(async (transaction) => {
+      const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
+      await amendApplication(
+        transaction,
+        application,
+        { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100 },
+        { now },
+      );
+      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } });
+    });
     return "about-you";
   },
 
@@ -246,11 +272,18 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       { first_name: applicant.first_name!, last_name: applicant.last_name!, date_of_birth: applicant.date_of_birth!, role: applicant.role as JourneyPerson["role"], email: applicant.email },
       ...directors,
     ];
-    await db().$transaction(async (transaction) => {
-      const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
-      await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction });
-      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
-    });
+    try {
+      await withDeferredTransaction(async (deferred) => {
+        const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
+        // Only while the application is being filled in: its answers, the people decisioning weighs, stay as submitted.
+        await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
+        const transaction = await deferred.open();
+        await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
+      });
+    } catch (error) {
+      if (error instanceof IdentityCheckCapError) throw new StepRefused({ form: checksUsedUp(error.nextCheckAt) });
+      throw error;
+    }
     return "bank";
   },
 

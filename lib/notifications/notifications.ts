@@ -1,6 +1,6 @@
-// Notifications to a partner's team (an endpoint disabled after failing deliveries, spec 3.5). Always recorded
-// in the database, in the transaction of the change they report; sent by email when SMTP_URL is set and the
-// project has an owner email. `cli notifications list` shows them either way.
+// Notifications to a partner's team (an endpoint disabled after failing deliveries, spec 3.5, or for a URL that
+// is not https). Always recorded in the database, in the transaction of the change they report; sent by email
+// when SMTP_URL is set and the project has an owner email. `cli notifications list` shows them either way.
 import nodemailer from "nodemailer";
 import { clock } from "../clock";
 import { db } from "../db";
@@ -32,27 +32,55 @@ function smtpMailer(url: string): Mailer {
   return { send: async (message) => void (await transport.sendMail(message)) };
 }
 
-/** Sends unsent notifications by email; returns how many were sent. Without SMTP_URL there is nothing to do. */
+/**
+ * How long a pass holds a notification it is sending, so that no other pass sends it meanwhile: longer than one
+ * send can take under nodemailer's own timeouts (2 minutes to connect, 10 minutes of silence on the socket). A
+ * claim left by a pass that died lapses after it, and the notification is sent then.
+ */
+export const NOTIFICATION_CLAIM_MS = 15 * 60_000;
+/** Notifications one pass sends at most. */
+const PASS_BATCH = 50;
+
+/**
+ * Sends unsent notifications by email, each claimed first (one at a time, so a claim covers one send); returns
+ * how many were sent. Two passes at once send different notifications. Without SMTP_URL there is nothing to do.
+ */
 export async function sendPendingNotifications(mailer: Mailer | null = config().SMTP_URL ? smtpMailer(config().SMTP_URL!) : null): Promise<number> {
   if (!mailer) return 0;
-  const pending = await db().notification.findMany({
-    where: { sentAt: null, sendError: null, project: { ownerEmail: { not: null } } },
-    include: { project: { select: { ownerEmail: true } } },
-    orderBy: { id: "asc" },
-    take: 50,
-  });
   let sent = 0;
-  for (const notification of pending) {
+  for (let claimed = 0; claimed < PASS_BATCH; claimed += 1) {
+    const notification = await claimNextNotification();
+    if (!notification) break;
     try {
-      await mailer.send({ from: config().NOTIFICATIONS_FROM, to: notification.project.ownerEmail!, subject: notification.subject, text: notification.body });
-      await db().notification.update({ where: { id: notification.id }, data: { sentAt: clock.now() } });
+      await mailer.send({ from: config().NOTIFICATIONS_FROM, to: notification.owner_email, subject: notification.subject, text: notification.body });
+      await db().notification.update({ where: { id: notification.id }, data: { sentAt: clock.now(), claimedUntil: null } });
       sent += 1;
     } catch (error) {
       log.warn("notification email failed", { notification_id: notification.id, ...describeError(error) });
-      await db().notification.update({ where: { id: notification.id }, data: { sendError: error instanceof Error ? error.message : String(error) } });
+      await db().notification.update({ where: { id: notification.id }, data: { sendError: error instanceof Error ? error.message : String(error), claimedUntil: null } });
     }
   }
   return sent;
+}
+
+/**
+ * Claims the oldest unsent notification whose project has an owner address and that no other pass holds: a row
+ * another pass is claiming this instant is skipped (SKIP LOCKED), one it has claimed is left until its claim lapses.
+ */
+async function claimNextNotification(): Promise<{ id: string; subject: string; body: string; owner_email: string } | undefined> {
+  const now = clock.now();
+  const [notification] = await db().$queryRaw<{ id: string; subject: string; body: string; owner_email: string }[]>`
+    UPDATE notifications SET claimed_until = ${new Date(now.getTime() + NOTIFICATION_CLAIM_MS)}
+    FROM projects
+    WHERE projects.id = notifications.project_id AND notifications.id = (
+      SELECT candidate.id FROM notifications candidate JOIN projects owner ON owner.id = candidate.project_id
+      WHERE candidate.sent_at IS NULL AND candidate.send_error IS NULL AND owner.owner_email IS NOT NULL
+        AND (candidate.claimed_until IS NULL OR candidate.claimed_until <= ${now})
+      ORDER BY candidate.id
+      LIMIT 1
+      FOR UPDATE OF candidate SKIP LOCKED)
+    RETURNING notifications.id, notifications.subject, notifications.body, projects.owner_email`;
+  return notification;
 }
 
 export async function listNotifications(options: { projectId?: string; limit: number }) {

@@ -133,6 +133,20 @@ export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name
  */
 export const WIDGET_START_ADDRESS_LIMIT: FixedWindowPolicy = { kind: "fixedWindow", name: "widget-start-address", limit: 10, windowSeconds: 60 };
 
+/** At most `total` in any five minutes: `burst` at once, the rest refilled evenly over the five minutes. */
+const perFiveMinutes = (name: string, total: number, burst: number): TokenBucketPolicy => ({ kind: "tokenBucket", name, ratePerSecond: (total - burst) / 300, burst });
+
+/**
+ * Calls to Companies House, platform-wide (lib/registry/quota.ts). Its quota is 600 per five minutes for the
+ * platform's key; we spend at most 500 in any five minutes (buckets, so the bound holds over every five minutes,
+ * not only over aligned windows), of which apply.js widget starts may spend at most 200, leaving 300 that only
+ * authenticated partner creates can spend. Not scaled by RATE_LIMIT_SCALE: the quota is Companies House's.
+ */
+export const REGISTRY_BUDGET = {
+  platform: perFiveMinutes("registry-calls", 500, 100),
+  widgetStarts: perFiveMinutes("registry-calls-widget", 200, 40),
+} as const satisfies Record<string, TokenBucketPolicy>;
+
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
 

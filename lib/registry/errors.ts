@@ -12,3 +12,12 @@ export class RegistryUnavailableError extends Error {
     this.status = options.status;
   }
 }
+
+/** The platform's budget of registry calls, or the caller's share of it, is spent for now (lib/registry/quota.ts). */
+export class RegistryBudgetSpentError extends RegistryUnavailableError {
+  override name = "RegistryBudgetSpentError";
+
+  constructor(readonly retryAfterMs: number) {
+    super("The registry call budget is spent");
+  }
+}

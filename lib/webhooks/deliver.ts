@@ -14,8 +14,9 @@ import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { recordNotification } from "../notifications/notifications";
 import { abandonPendingDeliveries, transitionWebhookDelivery } from "./delivery-state-machine";
-import { lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
-import { postWebhook, type DeliveryOutcome } from "./outbound";
+import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
+import { disableInsecureEndpoint } from "./insecure-endpoints";
+import { isHttpsUrl, postWebhook, type DeliveryOutcome } from "./outbound";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
 
 const MINUTE_MS = 60_000;
@@ -130,6 +131,15 @@ export async function attemptDelivery(deliveryId: string, options: AttemptOption
   const { endpoint, event } = delivery;
   if (endpoint.status !== "enabled") {
     await transitionWebhookDelivery(db(), deliveryId, "abandon", { now: attemptedAt });
+    return "abandoned";
+  }
+  // Registration refuses anything but https; an older row that is not reaches no network at all.
+  if (!isHttpsUrl(endpoint.url)) {
+    await db().$transaction(async (transaction) => {
+      const current = (await lockWebhookEndpoint(transaction, endpoint.id))!;
+      if (endpointState(current) === "enabled") await disableInsecureEndpoint(transaction, current, attemptedAt);
+      else await transitionWebhookDelivery(transaction, deliveryId, "abandon", { now: attemptedAt });
+    });
     return "abandoned";
   }
 

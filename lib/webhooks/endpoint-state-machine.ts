@@ -2,9 +2,11 @@
 // them, writing the change and its event in the caller's transaction.
 //
 // Moves the spec leaves open, as chosen here:
-//   - An endpoint is `enabled`, or `disabled` for a reason: `manual` (its owner turned it off) or `failing`
-//     (72 hours of failed deliveries, lib/webhooks/deliver.ts).
-//   - The owner may disable an endpoint (a failing one becomes a manual one) and enable a disabled one. Asking
+//   - An endpoint is `enabled`, or `disabled` for a reason: `manual` (its owner turned it off), `failing`
+//     (72 hours of failed deliveries, lib/webhooks/deliver.ts) or `insecure_url` (its URL is not https: rows
+//     registered before https was required, lib/webhooks/insecure-endpoints.ts).
+//   - The owner may disable an endpoint (a failing or insecure one becomes a manual one) and enable a disabled one
+//     (one whose URL is not https only together with an https URL, lib/webhooks/service.ts). Asking
 //     for the state an endpoint is already in changes nothing and writes no event (lib/webhooks/service.ts).
 //   - Each move writes `webhook_endpoint.disabled` or `webhook_endpoint.enabled` with the endpoint as it became.
 import { ApiError } from "../errors";
@@ -13,7 +15,7 @@ import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { lockRow } from "../row-lock";
 import { serializeWebhookEndpoint } from "./serialize";
 
-export type WebhookEndpointState = "enabled" | "disabled_manual" | "disabled_failing";
+export type WebhookEndpointState = "enabled" | "disabled_manual" | "disabled_failing" | "disabled_insecure_url";
 
 interface EndpointRule {
   from: readonly WebhookEndpointState[];
@@ -22,9 +24,10 @@ interface EndpointRule {
 }
 
 export const WEBHOOK_ENDPOINT_TRANSITIONS = {
-  disable: { from: ["enabled", "disabled_failing"], to: "disabled_manual", event: "webhook_endpoint.disabled" },
+  disable: { from: ["enabled", "disabled_failing", "disabled_insecure_url"], to: "disabled_manual", event: "webhook_endpoint.disabled" },
   disable_for_failing: { from: ["enabled"], to: "disabled_failing", event: "webhook_endpoint.disabled" },
-  enable: { from: ["disabled_manual", "disabled_failing"], to: "enabled", event: "webhook_endpoint.enabled" },
+  disable_for_insecure_url: { from: ["enabled"], to: "disabled_insecure_url", event: "webhook_endpoint.disabled" },
+  enable: { from: ["disabled_manual", "disabled_failing", "disabled_insecure_url"], to: "enabled", event: "webhook_endpoint.enabled" },
 } as const satisfies Record<string, EndpointRule>;
 
 export type WebhookEndpointTrigger = keyof typeof WEBHOOK_ENDPOINT_TRANSITIONS;
@@ -32,16 +35,23 @@ export type WebhookEndpointTrigger = keyof typeof WEBHOOK_ENDPOINT_TRANSITIONS;
 /** The state of an endpoint row: its status and, when disabled, why. */
 export function endpointState(endpoint: Pick<WebhookEndpoint, "status" | "disabledReason">): WebhookEndpointState {
   if (endpoint.status === "enabled") return "enabled";
-  return endpoint.disabledReason === "failing" ? "disabled_failing" : "disabled_manual";
+  if (endpoint.disabledReason === "failing") return "disabled_failing";
+  return endpoint.disabledReason === "insecure_url" ? "disabled_insecure_url" : "disabled_manual";
 }
 
 const COLUMNS: Record<WebhookEndpointState, Pick<WebhookEndpoint, "status" | "disabledReason"> & { failingSince?: null }> = {
   enabled: { status: "enabled", disabledReason: null, failingSince: null },
   disabled_manual: { status: "disabled", disabledReason: "manual" },
   disabled_failing: { status: "disabled", disabledReason: "failing" },
+  disabled_insecure_url: { status: "disabled", disabledReason: "insecure_url" },
 };
 
-const PROSE: Record<WebhookEndpointState, string> = { enabled: "enabled", disabled_manual: "disabled", disabled_failing: "disabled for failing" };
+const PROSE: Record<WebhookEndpointState, string> = {
+  enabled: "enabled",
+  disabled_manual: "disabled",
+  disabled_failing: "disabled for failing",
+  disabled_insecure_url: "disabled for a URL that is not https",
+};
 
 export function canTransitionEndpoint(state: WebhookEndpointState, trigger: WebhookEndpointTrigger): boolean {
   return (WEBHOOK_ENDPOINT_TRANSITIONS[trigger].from as readonly WebhookEndpointState[]).includes(state);

@@ -1,7 +1,7 @@
 // The one guarded outbound HTTP client for webhook delivery. A partner chooses the URL, so every request is treated as
 // a server-side request forgery attempt until proven otherwise: the host is resolved once, with a bounded wait, every
-// address it resolves to must be public, the connection is pinned to the address that was checked, redirects are
-// never followed, and both time and response size are capped.
+// address it resolves to must be public, each connection is pinned to an address that was checked (the next one is
+// tried only when one refuses), redirects are never followed, and both time and response size are capped.
 import { Resolver } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
@@ -186,6 +186,11 @@ export async function checkWebhookUrl(url: string, options: { allowPrivate: bool
   return resolution.addresses.some(({ address }) => isPrivateAddress(address)) ? "private_address" : null;
 }
 
+/** True when `url` is an https URL: the only kind a webhook is delivered to (spec 4.6). */
+export function isHttpsUrl(url: string): boolean {
+  return parseUrl(url)?.protocol === "https:";
+}
+
 function parseUrl(url: string): URL | null {
   try {
     return new URL(url);
@@ -251,8 +256,9 @@ export interface PostWebhookOptions {
 }
 
 /**
- * POSTs `body` to `url` once: no redirects, no retries, no connection reuse. Network problems come back as an error
- * outcome; only programming errors (a URL that does not parse, a protocol other than http or https) throw.
+ * POSTs `body` to `url` once: no redirects, no retries, no connection reuse (the host's next address is tried only
+ * when one could not be connected to, so nothing was sent). Network problems come back as an error outcome; only
+ * programming errors (a URL that does not parse, a protocol other than http or https) throw.
  */
 export async function postWebhook(options: PostWebhookOptions): Promise<DeliveryOutcome> {
   const target = parseDeliveryUrl(options.url);
@@ -267,19 +273,29 @@ export async function postWebhook(options: PostWebhookOptions): Promise<Delivery
     if (!resolution.resolved) return errorOutcome("dns_failure", resolution.message, elapsed());
     const blocked = options.allowPrivate ? undefined : resolution.addresses.find(({ address }) => isPrivateAddress(address));
     if (blocked) return errorOutcome("blocked_address", `${host} resolves to ${blocked.address}, which webhooks may not reach`, elapsed());
-    const pinned = resolution.addresses[0]!;
     const bytes = typeof options.body === "string" ? Buffer.from(options.body, "utf8") : options.body;
-    return await sendRequest({
+    const request = {
       target,
       host,
-      pinned,
       bytes,
       headers: requestHeaders(options.headers, bytes.byteLength),
       maxExcerptBytes: options.maxExcerptBytes ?? DEFAULT_MAX_EXCERPT_BYTES,
       signal: deadline.signal,
       elapsed,
       timedOut,
-    });
+    };
+    // Each address in turn, within the one deadline, while an address cannot even be connected to: nothing was sent
+    // to it, so the next cannot receive the delivery twice. Anything else (a response, a timeout, a connection cut
+    // after it was made) ends the attempt.
+    const refusals: Extract<DeliveryOutcome, { kind: "error" }>[] = [];
+    for (const pinned of resolution.addresses) {
+      const sent = await sendRequest({ ...request, pinned });
+      if (!sent.unreachable || sent.outcome.kind !== "error") return sent.outcome;
+      refusals.push(sent.outcome);
+    }
+    const last = refusals[refusals.length - 1]!;
+    if (refusals.length === 1) return last;
+    return errorOutcome(last.error, `No address of ${host} took the connection: ${refusals.map(({ message }) => message).join("; ")}`, elapsed());
   } finally {
     deadline.clear();
   }
@@ -353,9 +369,18 @@ interface PinnedRequest {
   timedOut: () => DeliveryOutcome;
 }
 
-function sendRequest(request: PinnedRequest): Promise<DeliveryOutcome> {
+/** An address's answer, or `unreachable` when no connection to it could be made (refused, no route to it). */
+interface SentRequest {
+  outcome: DeliveryOutcome;
+  unreachable: boolean;
+}
+
+/** Errors of a connect that never got through: nothing of the request reached the address. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function sendRequest(request: PinnedRequest): Promise<SentRequest> {
   return new Promise((resolve) => {
-    if (request.signal.aborted) return resolve(request.timedOut());
+    if (request.signal.aborted) return resolve({ outcome: request.timedOut(), unreachable: false });
     const transport = request.target.protocol === "https:" ? https : http;
     const hostIsName = isIP(request.host) === 0;
     const outgoing = transport.request({
@@ -372,11 +397,11 @@ function sendRequest(request: PinnedRequest): Promise<DeliveryOutcome> {
     });
     let incoming: IncomingMessage | undefined;
     let settled = false;
-    const settle = (outcome: DeliveryOutcome): void => {
+    const settle = (outcome: DeliveryOutcome, unreachable = false): void => {
       if (settled) return;
       settled = true;
       request.signal.removeEventListener("abort", onAbort);
-      resolve(outcome);
+      resolve({ outcome, unreachable });
       // Whatever is still arriving is not read: destroying drops the socket instead of buffering the rest.
       incoming?.destroy();
       outgoing.destroy();
@@ -384,7 +409,9 @@ function sendRequest(request: PinnedRequest): Promise<DeliveryOutcome> {
     const onAbort = (): void => settle(request.timedOut());
     request.signal.addEventListener("abort", onAbort, { once: true });
     // Stays attached after settling, so tearing the socket down can never surface as an unhandled error.
-    outgoing.on("error", (error: NodeJS.ErrnoException) => settle(errorOutcome(classifySocketError(error), error.message, request.elapsed())));
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      settle(errorOutcome(classifySocketError(error), error.message, request.elapsed()), error.syscall === "connect" && UNREACHABLE_CODES.has(error.code ?? "")),
+    );
     outgoing.on("response", (response) => {
       incoming = response;
       // A 3xx is reported like any other status; the Location header is never followed.

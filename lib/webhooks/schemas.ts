@@ -58,7 +58,10 @@ const webhookEndpointFields = {
   url: absoluteUrl(),
   enabled_events: z.array(text()),
   status: z.enum(["enabled", "disabled"]),
-  disabled_reason: z.enum(["manual", "failing"]).nullable().meta({ description: "`manual`: you turned it off. `failing`: 72 hours without a successful delivery." }),
+  disabled_reason: z
+    .enum(["manual", "failing", "insecure_url"])
+    .nullable()
+    .meta({ description: "`manual`: you turned it off. `failing`: 72 hours without a successful delivery. `insecure_url`: its url is not https (registered before https was required); enable it with an https url." }),
   api_version: text(),
   description: text().nullable(),
   metadata: metadataObject,

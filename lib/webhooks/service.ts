@@ -10,7 +10,7 @@ import { paginate, type PageRequest } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { lockRow } from "../row-lock";
 import { mayTargetPrivateAddresses } from "./deliver";
-import { checkWebhookUrl, type UrlProblem } from "./outbound";
+import { checkWebhookUrl, isHttpsUrl, type UrlProblem } from "./outbound";
 import {
   WEBHOOK_ENDPOINTS_PER_PROJECT,
   type createWebhookEndpointBodySchema,
@@ -35,6 +35,10 @@ const URL_PROBLEMS: Record<Exclude<UrlProblem, "not_https">, string> = {
   unresolvable: "The url's host name could not be resolved: DNS gave no address for it, or no answer in time.",
 };
 
+function mustBeHttps(): ApiError {
+  return new ApiError("validation_failed", { message: MUST_BE_HTTPS, detail: [{ field: "url", reason: "must_be_https", message: MUST_BE_HTTPS }] });
+}
+
 export function newWebhookSecret(): string {
   return `whsec_${randomToken(40)}`;
 }
@@ -43,9 +47,7 @@ export function newWebhookSecret(): string {
 async function assertAcceptableUrl(url: string, environment: Tenant["environment"]): Promise<void> {
   const problem = await checkWebhookUrl(url, { allowPrivate: mayTargetPrivateAddresses(environment) });
   if (problem === null) return;
-  if (problem === "not_https") {
-    throw new ApiError("validation_failed", { message: MUST_BE_HTTPS, detail: [{ field: "url", reason: "must_be_https", message: MUST_BE_HTTPS }] });
-  }
+  if (problem === "not_https") throw mustBeHttps();
   throw new ApiError("webhook_endpoint_url_invalid", { message: URL_PROBLEMS[problem], detail: [{ field: "url", reason: problem, message: URL_PROBLEMS[problem] }] });
 }
 
@@ -121,10 +123,14 @@ export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.o
   });
 }
 
-/** Disabled by its owner, or enabled again: a move of the lifecycle unless the endpoint is already there. */
+/**
+ * Disabled by its owner, or enabled again: a move of the lifecycle unless the endpoint is already there. An endpoint
+ * whose URL is not https (registered before https was required) is enabled only together with an https URL.
+ */
 async function moveByOwner(transaction: Prisma.TransactionClient, endpoint: WebhookEndpoint, disabled: boolean, now: Date): Promise<WebhookEndpoint> {
   const state = endpointState(endpoint);
   if (disabled ? state === "disabled_manual" : state === "enabled") return endpoint;
+  if (!disabled && !isHttpsUrl(endpoint.url)) throw mustBeHttps();
   return transitionWebhookEndpoint(transaction, endpoint, disabled ? "disable" : "enable", { now });
 }
 

@@ -1,17 +1,19 @@
 // Live identity checks with IDENTITY_PROVIDER=http (docs/identity.md): the check goes to the configured provider,
 // here a real HTTP server on 127.0.0.1 standing in for it, and its answer decides the outcome; a provider that
-// fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry.
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// fails is 503 service_unavailable with nothing written, and the Idempotency-Key is free for the retry. The
+// provider is called with no database connection held, on both surfaces that run checks, and an application
+// takes at most three checks in 24 hours.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
+import { openJourney } from "@/lib/journey/journey";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
+import { eventually } from "../../helpers/eventually";
+import { everyoneVerified, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { verificationEventOf } from "../../helpers/identity";
 
@@ -20,32 +22,9 @@ type Json = Record<string, any>;
 const T0 = "2099-07-01T10:00:00.000Z";
 const PROVIDER_KEY = "idp_live_key_7";
 
-interface ProviderCall {
-  headers: http.IncomingHttpHeaders;
-  body: Json;
-}
-
-const calls: ProviderCall[] = [];
-let providerAnswer: (call: ProviderCall) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
-
-const provider = http.createServer((request, response) => {
-  let text = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk) => (text += chunk));
-  request.on("end", () => {
-    const call = { headers: request.headers, body: JSON.parse(text) as Json };
-    calls.push(call);
-    const { status, body } = providerAnswer(call);
-    response.writeHead(status, { "Content-Type": "application/json" });
-    response.end(JSON.stringify(body));
-  });
-});
-provider.listen(0, "127.0.0.1");
-await once(provider, "listening");
-// Read by lib/env.ts the first time anything asks for the configuration, which is after this.
-process.env.IDENTITY_PROVIDER = "http";
-process.env.IDENTITY_PROVIDER_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/checks`;
-process.env.IDENTITY_PROVIDER_API_KEY = PROVIDER_KEY;
+const provider = await startFakeIdentityProvider();
+useForLive(provider, PROVIDER_KEY);
+const calls = provider.calls;
 
 let server: AppServer;
 beforeAll(async () => {
@@ -53,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await new Promise((resolve) => provider.close(resolve));
+  await provider.close();
 });
 beforeEach(() => {
   freezeClock(T0);
@@ -86,7 +65,7 @@ it("runs with the http provider configured", () => {
 describe("a live check", () => {
   it("is decided by the provider's answer, not by the sandbox rules", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { id: "prov-live-1", people: [{ result: "review_required" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { id: "prov-live-1", people: [{ result: "review_required" }, { result: "verified" }] } });
     const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
     expect(check).toMatchObject({ object: "verification", livemode: true, application_id: applicationId, status: "review_required" });
     // The provider referred Ada and verified "Review": the sandbox rule plays no part in live.
@@ -104,13 +83,13 @@ describe("a live check", () => {
 
   it("is verified when the provider verifies everyone", async () => {
     const { applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
     expect((await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201)).status).toBe("verified");
   });
 
   it("fails when the provider fails anyone, and fires identity.failed", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "failed", reason: "sanctions_match" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "failed", reason: "sanctions_match" }] } });
     const check = await expectJson<Json>(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
     expect(check.status).toBe("failed");
     expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "failed"]);
@@ -122,7 +101,7 @@ describe("a live check", () => {
     const { project, applicationId, token } = await livePartner();
     const body = { application_id: applicationId, people: PEOPLE };
     const headers = { "idempotency-key": "live-check-1" };
-    providerAnswer = () => ({ status: 502, body: { error: "upstream" } });
+    provider.answer = () => ({ status: 502, body: { error: "upstream" } });
     const failed = await postCheck(token, body, headers);
     const error = await expectApiError(failed, 503, "service_unavailable");
     expect(error.error).toMatchObject({ retryable: true, retry_after_ms: 5000, message: "The identity provider is not answering; retry shortly." });
@@ -130,7 +109,7 @@ describe("a live check", () => {
     expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
     expect(await db().event.count({ where: { projectId: project.project_id, type: { startsWith: "identity." } } })).toBe(0);
 
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }, { result: "verified" }] } });
     const retried = await postCheck(token, body, headers);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect((await expectJson<Json>(retried, 201)).status).toBe("verified");
@@ -139,7 +118,7 @@ describe("a live check", () => {
 
   it("answers 503 for a provider answer out of contract", async () => {
     const { project, applicationId, token } = await livePartner();
-    providerAnswer = () => ({ status: 200, body: { people: [{ result: "verified" }] } });
+    provider.answer = () => ({ status: 200, body: { people: [{ result: "verified" }] } });
     await expectApiError(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 503, "service_unavailable");
     expect(await db().identityCheck.count({ where: { projectId: project.project_id } })).toBe(0);
   });
@@ -155,5 +134,109 @@ describe("a live check", () => {
     const check = await expectJson<Json>(await postCheck(token, { application_id: application.id, people: PEOPLE }), 201);
     expect(check.people.map((person: Json) => person.result)).toEqual(["verified", "review_required"]);
     expect(calls).toEqual([]);
+  });
+});
+
+const HOUR_MS = 3_600_000;
+const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR_MS);
+
+describe("the provider call", () => {
+  it("is made with no database connection held, with or without an Idempotency-Key", async () => {
+    const { applicationId, token } = await livePartner();
+    provider.answer = everyoneVerified;
+    await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }), 201);
+    await expectJson(await postCheck(token, { application_id: applicationId, people: PEOPLE }, { "idempotency-key": "held-nothing-1" }), 201);
+    expect(calls.map((call) => call.connectionsInUse)).toEqual([0, 0]);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(2);
+  });
+
+  it("is made with no database connection held from the hosted journey's About you", async () => {
+    const { applicationId } = await livePartner();
+    const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: applicationId } });
+    const { formToken } = (await openJourney(handoffToken))!.journey;
+    const postStep = async (step: string, fields: Record<string, string>) => {
+      const response = await fetch(`${server.url}/apply/${handoffToken}/${step}/form`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ form_token: formToken, ...fields }),
+        redirect: "manual",
+      });
+      return response.headers.get("location");
+    };
+    provider.answer = everyoneVerified;
+    expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
+    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
+      `/apply/${handoffToken}/bank`,
+    );
+    expect(calls.map((call) => call.connectionsInUse)).toEqual([0]);
+    expect((await db().identityCheck.findFirstOrThrow({ where: { applicationId } })).status).toBe("verified");
+  });
+});
+
+describe("the daily cap", () => {
+  it("runs three checks of an application in 24 hours, refuses a fourth 429 without calling the provider, and runs it once the first is a day old", async () => {
+    const { project, applicationId } = await livePartner();
+    // An access token lasts an hour: one minted at each moment the clock is moved to.
+    const tokenAt = async (hours: number) => {
+      freezeClock(at(hours));
+      return mintToken(server.url, project, { environment: "live" });
+    };
+    provider.answer = everyoneVerified;
+    const body = { application_id: applicationId, people: PEOPLE };
+    for (const hours of [0, 1, 2]) await expectJson(await postCheck(await tokenAt(hours), body), 201);
+    const refused = await postCheck(await tokenAt(3), body, { "idempotency-key": "fourth-check" });
+    const error = await expectApiError(refused, 429, "rate_limited");
+    expect(error.error).toMatchObject({
+      retryable: true,
+      retry_after_ms: 21 * HOUR_MS,
+      message: `Application ${applicationId} has had 3 identity checks in the last 24 hours, the most it may have; the next can run from 2099-07-02T10:00:00.000Z.`,
+    });
+    expect(refused.headers.get("retry-after")).toBe(String(21 * 3600));
+    expect(calls).toHaveLength(3);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(3);
+
+    await expectJson(await postCheck(await tokenAt(24), body, { "idempotency-key": "fourth-check" }), 201);
+    expect(calls).toHaveLength(4);
+    // The call a day old is forgotten: only the last 24 hours' are kept.
+    const kept = await db().identityCheckAttempt.findMany({ where: { applicationId }, orderBy: { attemptedAt: "asc" } });
+    expect(kept.map((attempt) => attempt.attemptedAt.toISOString())).toEqual([at(1), at(2), at(24)].map((moment) => moment.toISOString()));
+  });
+
+  it("counts calls still waiting for the provider: of five at once, three reach it and two are refused at once", async () => {
+    const { applicationId, token } = await livePartner();
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    provider.answer = async (call) => {
+      await held;
+      return everyoneVerified(call);
+    };
+    const settled: number[] = [];
+    const requests = Array.from({ length: 5 }, () => postCheck(token, { application_id: applicationId, people: PEOPLE }).then((response) => (settled.push(response.status), response)));
+    // The two refused answer while the other three are still waiting for the provider.
+    await eventually(async () => ({ settled: [...settled], calls: calls.length }), (now) => now.settled.length === 2 && now.calls === 3);
+    expect(settled).toEqual([429, 429]);
+    letGo();
+    const statuses = (await Promise.all(requests)).map((response) => response.status);
+    expect(statuses.sort()).toEqual([201, 201, 201, 429, 429]);
+    expect(calls).toHaveLength(3);
+    expect(await db().identityCheck.count({ where: { applicationId } })).toBe(3);
+  });
+
+  it("does not count a call the provider did not answer", async () => {
+    const { applicationId, token } = await livePartner();
+    const body = { application_id: applicationId, people: PEOPLE };
+    // A second apart: the endpoint's own limit is 5 a second.
+    let second = 0;
+    const postLater = () => {
+      second += 1;
+      freezeClock(new Date(Date.parse(T0) + second * 1_000));
+      return postCheck(token, body);
+    };
+    provider.answer = () => ({ status: 502, body: {} });
+    for (let attempt = 0; attempt < 3; attempt += 1) await expectApiError(await postLater(), 503, "service_unavailable");
+    provider.answer = everyoneVerified;
+    for (let attempt = 0; attempt < 3; attempt += 1) await expectJson(await postLater(), 201);
+    expect((await expectApiError(await postLater(), 429, "rate_limited")).error.message).toMatch(/has had 3 identity checks in the last 24 hours/);
+    expect(calls).toHaveLength(6);
   });
 });

@@ -1,7 +1,8 @@
 // Resolving webhook hosts (spec 4.6, 6.4) against a DNS server this file runs on 127.0.0.1 (tests/helpers/dns-server.ts),
 // named by WEBHOOK_DNS_SERVERS: resolution is bounded (a timeout per try and a number of tries), a host that cannot be
 // resolved is a 422 on the url at registration and a failed attempt, retried on the usual schedule, at delivery, and
-// the connection goes to the address that was resolved and checked, whatever DNS says a moment later.
+// the connection goes to the address that was resolved and checked, whatever DNS says a moment later, moving on to the
+// next resolved address only when one refuses the connection.
 //
 // Registration runs over HTTP with a live token (the sandbox skips address checks here, since this file turns on
 // WEBHOOK_ALLOW_PRIVATE_TARGETS for its 127.0.0.1 receiver). Deliveries are attempted one by one on a clock frozen in
@@ -178,6 +179,41 @@ describe("delivery", () => {
 
     expect(receivedHosts).toEqual([`hooks.example.test:${receiverPort}`]);
     expect(queriesFor("hooks.example.test")).toEqual({ A: 1, AAAA: 1 });
+  });
+
+  it("moves on to the next address the name server gives when one refuses connections, and delivers there", async () => {
+    freezeClock(T0);
+    // Nothing listens on 127.0.0.2 at the receiver's port: the first address refuses the connection.
+    dns.answer = () => ({ addresses: ["127.0.0.2", "127.0.0.1"] });
+    const tenant = await freshTenant("sandbox");
+    const endpoint = await endpointAt(tenant, `https://hooks.example.test:${receiverPort}/hooks`);
+    const delivery = await deliveryTo(tenant, endpoint.id);
+    receivedHosts.length = 0;
+
+    expect(await attemptDelivery(delivery.id)).toBe("succeeded");
+
+    const attempts = await db().webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+    expect(attempts).toEqual([expect.objectContaining({ number: 1, responseStatus: 204, error: null, succeeded: true })]);
+    expect(receivedHosts).toEqual([`hooks.example.test:${receiverPort}`]);
+    expect(queriesFor("hooks.example.test")).toEqual({ A: 1, AAAA: 1 });
+  });
+
+  it("fails an attempt as connection_refused, naming every address, when each address the name server gives refuses", async () => {
+    freezeClock(T0);
+    dns.answer = () => ({ addresses: ["127.0.0.2", "127.0.0.3"] });
+    const tenant = await freshTenant("sandbox");
+    const endpoint = await endpointAt(tenant, `https://hooks.example.test:${receiverPort}/hooks`);
+    const delivery = await deliveryTo(tenant, endpoint.id);
+    receivedHosts.length = 0;
+
+    expect(await attemptDelivery(delivery.id)).toBe("retry_scheduled");
+
+    const [attempt] = await db().webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+    expect(attempt).toMatchObject({ number: 1, responseStatus: null, error: "connection_refused", succeeded: false });
+    expect(attempt!.responseExcerpt).toBe(
+      `No address of hooks.example.test took the connection: connect ECONNREFUSED 127.0.0.2:${receiverPort}; connect ECONNREFUSED 127.0.0.3:${receiverPort}`,
+    );
+    expect(receivedHosts).toEqual([]);
   });
 
   it("fails an attempt whose name server never answers as dns_failure in two to three seconds, and retries it on the usual schedule", async () => {

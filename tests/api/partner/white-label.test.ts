@@ -638,8 +638,12 @@ describe("decisioning on what the flow collected", () => {
     await expectJson(await afford(partner.token, poor, { monthly_turnover_pence: Array(12).fill(100_000) }), 201);
     expect((await submitAndDecide(partner, poor)).decision).toMatchObject({ outcome: "declined", livemode: true, reasons: [{ code: "affordability" }] });
 
+    // Affordable, but live approves only once everyone named is verified (tests/api/partner/live-decisions.test.ts):
+    // with no identity check (no live provider here) it is referred, saying so.
     const sound = await openApplication(partner.tenant, "12340120");
     await expectJson(await afford(partner.token, sound, { monthly_turnover_pence: Array(12).fill(1_000_000) }), 201);
-    expect((await submitAndDecide(partner, sound)).decision).toMatchObject({ outcome: "approved", approved_amount_pence: 1_000_000 });
+    const { decision } = await submitAndDecide(partner, sound);
+    expect(decision).toMatchObject({ outcome: "referred", approved_amount_pence: 0 });
+    expect(decision.conditions.map((condition: Json) => condition.code)).toEqual(["manual_review", "identity_not_verified"]);
   });
 });

@@ -8,12 +8,15 @@ import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { submitApplication } from "@/lib/applications/service";
+import { lockApplication } from "@/lib/applications/state-machine";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
+import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 
 let server: AppServer;
 let tenant: Tenant;
@@ -182,6 +185,19 @@ describe("refusals", () => {
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(0);
   });
 
+  it("runs at most three identity checks of an application a day, then says when the next can run", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    for (let check = 0; check < 3; check += 1) expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" })).toBe("about-you");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
+    expect(refusal.errors).toEqual({
+      form: `We have already checked the details of the people behind this application 3 times in the last 24 hours, the most we can. You can try again from 00:${String(minute).padStart(2, "0")} on 2 January 2032.`,
+    });
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(3);
+    expect(await renderStep(started.token, "about-you")).toContain("the most we can. You can try again from");
+  });
+
   it("submits nothing until every consent is given, naming the missing ones", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
@@ -225,6 +241,45 @@ describe("the guards", () => {
     expect(await answer(started, "company", { ...COMPANY, amount: "5000" })).toBe("waiting");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_000_000);
     expect(await renderStep(started.token, "company")).toContain("This step is finished");
+  });
+
+  it("waits for the application's row lock before changing the amount, so a submit landing first keeps it unchanged", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    await answer(started, "about-you", ABOUT_YOU);
+    await answer(started, "bank", { action: "connect" });
+    // The company step reads the application as created, then a submit takes the row and commits first.
+    let companyPost!: Promise<Response>;
+    await db().$transaction(async (transaction) => {
+      const application = (await lockApplication(transaction, { id: started.id }))!;
+      companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
+      await untilSessionsWaitOn(await sessionPid(transaction), 1);
+      await submitApplication({ projectId: tenant.projectId, id: application.id, queueDecisioning: false, transaction });
+    });
+    const response = await companyPost;
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application).toMatchObject({ status: "submitted", amountPence: 2_000_000 });
+  });
+
+  it("runs no identity check and keeps the people as submitted when a submit lands before About you", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await answer(started, "about-you", ABOUT_YOU);
+    await answer(started, "bank", { action: "connect" });
+    let aboutYouPost!: Promise<Response>;
+    await db().$transaction(async (transaction) => {
+      const application = (await lockApplication(transaction, { id: started.id }))!;
+      aboutYouPost = post(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" });
+      await untilSessionsWaitOn(await sessionPid(transaction), 1);
+      await submitApplication({ projectId: tenant.projectId, id: application.id, queueDecisioning: false, transaction });
+    });
+    const response = await aboutYouPost;
+    expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(1);
+    const { people } = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((people as { last_name: string }[]).map((person) => person.last_name)).toEqual(["Lovelace"]);
   });
 
   it("tells the waiting page where the application stands, and nothing more", async () => {

@@ -30,17 +30,22 @@ const eventsOf = async (projectId: string) =>
   (await db().event.findMany({ where: { projectId }, orderBy: { id: "asc" } })).map((event) => ({ type: event.type, object: event.object as Record<string, unknown>, createdAt: event.createdAt }));
 
 describe("the webhook endpoint lifecycle", () => {
-  it("has one table: the owner disables and enables, the platform disables for failing only an enabled endpoint", () => {
+  it("has one table: the owner disables and enables, the platform disables for failing or an insecure URL only an enabled endpoint", () => {
     const allowed = Object.entries(WEBHOOK_ENDPOINT_TRANSITIONS).flatMap(([trigger, rule]) => rule.from.map((from) => `${from} -${trigger}-> ${rule.to}`));
     expect(allowed.sort()).toEqual([
       "disabled_failing -disable-> disabled_manual",
       "disabled_failing -enable-> enabled",
+      "disabled_insecure_url -disable-> disabled_manual",
+      "disabled_insecure_url -enable-> enabled",
       "disabled_manual -enable-> enabled",
       "enabled -disable-> disabled_manual",
       "enabled -disable_for_failing-> disabled_failing",
+      "enabled -disable_for_insecure_url-> disabled_insecure_url",
     ]);
     expect(canTransitionEndpoint("disabled_manual", "disable_for_failing")).toBe(false);
+    expect(canTransitionEndpoint("disabled_failing", "disable_for_insecure_url")).toBe(false);
     expect(endpointState({ status: "disabled", disabledReason: "failing" })).toBe("disabled_failing");
+    expect(endpointState({ status: "disabled", disabledReason: "insecure_url" })).toBe("disabled_insecure_url");
     expect(endpointState({ status: "disabled", disabledReason: "manual" })).toBe("disabled_manual");
   });
 

@@ -18,11 +18,16 @@ function sandbox(companyNumber: string, overrides: Partial<EngineInput> = {}): E
     declaredAnnualTurnoverPence: null,
     openBankingAnnualTurnoverPence: null,
     identity: null,
+    namedPeopleIdentity: [],
     now: NOW,
     ...overrides,
   };
 }
 
+/**
+ * A live application with everything an approval needs collected: the applicant verified, and an affordability
+ * record whose turnover is far above the declared one, so the declared turnover is what the rules weigh.
+ */
 function live(overrides: Partial<EngineInput> = {}): EngineInput {
   return {
     environment: "live",
@@ -31,8 +36,9 @@ function live(overrides: Partial<EngineInput> = {}): EngineInput {
     amountPence: 2_000_000,
     termMonths: 36,
     declaredAnnualTurnoverPence: 50_000_000,
-    openBankingAnnualTurnoverPence: null,
-    identity: null,
+    openBankingAnnualTurnoverPence: 10_000_000_000,
+    identity: "verified",
+    namedPeopleIdentity: ["verified"],
     now: NOW,
     ...overrides,
   };
@@ -43,6 +49,7 @@ function declinedFor(reason: string): EngineDecision {
 }
 
 const REFERRED_CONDITIONS = [{ code: "manual_review", description: "An underwriter is reviewing the application." }];
+const AFFORDABILITY_MISSING = { code: "affordability_missing", description: "No affordability record: twelve months of the company's turnover from open banking are needed." };
 const GUARANTEE = { code: "personal_guarantee", description: "A director's personal guarantee is required before funding." };
 
 function reduced(approvedPence: number, requestedPence: number) {
@@ -229,12 +236,12 @@ describe("the live engine's rules, in order", () => {
 
   describe("3. declared turnover", () => {
     it("refers an application with no declared turnover, priced for the amount asked", () => {
-      expect(runDecisionEngine(live({ amountPence: 3_000_000, termMonths: 36, declaredAnnualTurnoverPence: null }))).toEqual({
+      expect(runDecisionEngine(live({ amountPence: 3_000_000, termMonths: 36, declaredAnnualTurnoverPence: null, openBankingAnnualTurnoverPence: null }))).toEqual({
         outcome: "referred",
         approvedAmountPence: 0,
         aprBps: 1500,
         reasons: [],
-        conditions: REFERRED_CONDITIONS,
+        conditions: [...REFERRED_CONDITIONS, AFFORDABILITY_MISSING],
         offerTerms: null,
       });
     });
@@ -379,7 +386,7 @@ describe("what the journey collected, in the sandbox", () => {
 
 describe("what the journey collected, live", () => {
   it("declines identity_unverified first, before trading history", () => {
-    expect(runDecisionEngine(live({ identity: "failed", incorporatedOn: "2026-05-01" }))).toEqual(declinedFor("identity_unverified"));
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["verified", "failed"], incorporatedOn: "2026-05-01" }))).toEqual(declinedFor("identity_unverified"));
   });
 
   it("weighs open-banking turnover when nothing was declared, where it referred before", () => {
@@ -400,8 +407,47 @@ describe("what the journey collected, live", () => {
   });
 
   it("refers an affordable application whose identity check is in review, and declines an unaffordable one", () => {
-    expect(runDecisionEngine(live({ identity: "review_required" }))).toMatchObject({ outcome: "referred", conditions: [...REFERRED_CONDITIONS, IDENTITY_REVIEW] });
-    expect(runDecisionEngine(live({ identity: "review_required", declaredAnnualTurnoverPence: 100 }))).toEqual(declinedFor("affordability"));
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["review_required"] }))).toMatchObject({ outcome: "referred", conditions: [...REFERRED_CONDITIONS, IDENTITY_REVIEW] });
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["review_required"], declaredAnnualTurnoverPence: 100 }))).toEqual(declinedFor("affordability"));
+  });
+
+  it("approves only when everyone named is verified", () => {
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["verified", "verified", "verified"] })).outcome).toBe("approved");
+  });
+
+  it("refers when nobody is named, saying no identity check has verified anyone", () => {
+    expect(runDecisionEngine(live({ namedPeopleIdentity: [] }))).toEqual({
+      outcome: "referred",
+      approvedAmountPence: 0,
+      aprBps: 1900,
+      reasons: [],
+      conditions: [...REFERRED_CONDITIONS, { code: "identity_not_verified", description: "No identity check has verified the applicant and the company's directors." }],
+      offerTerms: null,
+    });
+  });
+
+  it("refers when someone named has never been checked, counting them and naming no one", () => {
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["verified", null] })).conditions).toEqual([
+      ...REFERRED_CONDITIONS,
+      { code: "identity_not_verified", description: "1 of the 2 people named on the application have no identity check." },
+    ]);
+  });
+
+  it("refers without an affordability record, though the declared turnover affords the loan", () => {
+    expect(runDecisionEngine(live({ openBankingAnnualTurnoverPence: null })).conditions).toEqual([...REFERRED_CONDITIONS, AFFORDABILITY_MISSING]);
+  });
+
+  it("lists everything an approval still needs, in one referral", () => {
+    expect(runDecisionEngine(live({ namedPeopleIdentity: ["review_required", null], openBankingAnnualTurnoverPence: null })).conditions.map((condition) => condition.code)).toEqual([
+      "manual_review",
+      "identity_review",
+      "identity_not_verified",
+      "affordability_missing",
+    ]);
+  });
+
+  it("does not weigh the newest check alone: a verified newest check with someone named failed before declines", () => {
+    expect(runDecisionEngine(live({ identity: "verified", namedPeopleIdentity: ["verified", "failed"] }))).toEqual(declinedFor("identity_unverified"));
   });
 });
 

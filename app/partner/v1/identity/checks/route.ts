@@ -1,4 +1,5 @@
 // POST /partner/v1/identity/checks — check an application's directors and PSCs (spec 4.4; docs/identity.md).
+import { deferredTransaction } from "@/lib/deferred-transaction";
 import { created, defineRoute, endpoint } from "@/lib/http/route";
 import { createIdentityCheckBodySchema } from "@/lib/identity/schemas";
 import { verificationSchema } from "@/lib/identity/serialize";
@@ -9,12 +10,14 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   POST: endpoint({
     summary: "Run an identity check of an application's directors and people with significant control",
     responses: { 201: verificationSchema },
-    errors: ["resource_not_found", "environment_mismatch", "conflict", "service_unavailable"],
+    errors: ["resource_not_found", "environment_mismatch", "conflict", "rate_limited", "service_unavailable"],
     scope: "identity:write",
     capability: "white_label",
     rateLimit: SUB_LIMITS.identityChecks,
     body: createIdentityCheckBodySchema,
     idempotent: true,
+    // Opened once the provider has answered: its call (up to 4 s) holds no transaction.
+    transactionKind: deferredTransaction,
     handler: async ({ tenant, body, transaction }) =>
       created(await runIdentityCheck({ tenant, applicationId: body.application_id, people: body.people, transaction })),
   }),
