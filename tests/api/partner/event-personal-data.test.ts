@@ -1,8 +1,9 @@
 // Events carry no personal data (docs/webhooks.md, "What events carry"): every event type the platform emits is
 // fired here, over HTTP, from inputs full of names, dates of birth and email addresses (the partner API, the
 // white-label flow, the hosted journey's "About you" and offer forms, a public enquiry), and no event's
-// `data.object` may hold any of them. A type of the catalogue that nothing emits is named below: once something
-// emits it, the walk must fire it too.
+// `data.object` may hold any of them. (No input takes a postal address today; the company's comes from the
+// registry.) A type of the catalogue that nothing emits is named below: once something emits it, the walk must
+// fire it too.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
