@@ -42,6 +42,9 @@ export default defineConfig({
       BASE_URL: `http://127.0.0.1:${port}`,
       // The webhook spec's receiver listens on 127.0.0.1 and serves https with a certificate made for this run.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // As behind a reverse proxy: a spec that spends a per-address bucket names an address of its own, and leaves
+      // 127.0.0.1's (every other request's) alone.
+      TRUSTED_PROXY_HEADER: "x-forwarded-for",
       NODE_EXTRA_CA_CERTS: receiverTls().caFile,
       LOG_LEVEL: "warn",
       OAUTH_SIGNING_KEY: signingKey,

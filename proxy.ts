@@ -1,20 +1,27 @@
-// Runs before the hosted journey's pages (/apply/…): each response gets a fresh nonce and the journey's strict
-// headers (lib/journey/security-headers.ts), framing allowed to our own pages and, for an application the apply.js
-// widget started, to the page that started it (lib/journey/framing.ts). Nothing else passes through here: not
-// the widget's start endpoint under /apply/v1/.
+// Runs before every page (never before the API rings: a hop there would cost every request). Each response gets
+// a fresh nonce and its page's headers (lib/pages/security-headers.ts): a Content-Security-Policy and
+// `frame-ancestors 'none'`, except the hosted journey's, framed by our own pages and, for an application the
+// apply.js widget started, by the page that started it (lib/journey/framing.ts). A view of a page that reads the
+// database for the token in its address (the journey, the payment page) spends from its address's bucket first.
 import { NextResponse, type NextRequest } from "next/server";
-import { JOURNEY_HEADERS, journeyContentSecurityPolicy } from "./lib/journey/security-headers";
+import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf } from "./lib/pages/security-headers";
 
 export async function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (isHostedPage(request.method, pathname)) {
+    const refused = await hostedPageRefusal(request);
+    if (refused) return refused;
+  }
+  const kind = pageKindOf(pathname);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const token = /^\/apply\/([^/]+)/.exec(request.nextUrl.pathname)?.[1];
-  const policy = journeyContentSecurityPolicy(nonce, token ? await embeddingOrigin(token) : null);
+  const token = kind === "journey" ? journeyTokenOf(pathname) : null;
+  const policy = pageContentSecurityPolicy(kind, nonce, token ? await embeddingOrigin(token) : null);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
-  for (const [name, value] of Object.entries(JOURNEY_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
   return response;
 }
 
@@ -25,4 +32,15 @@ async function embeddingOrigin(token: string): Promise<string | null> {
   return embeddingOriginForToken(token);
 }
 
-export const config = { matcher: "/apply/((?!v1/).*)" };
+// Loaded on the first hosted page, like the framing lookup.
+async function hostedPageRefusal(request: NextRequest): Promise<Response | null> {
+  const { refuseHostedPageOverLimit } = await import("./lib/pages/hosted-page-limit");
+  return refuseHostedPageOverLimit(request);
+}
+
+// Every path but the API rings' and the files they serve (each ring's routes answer for themselves), so a new
+// page is covered the day it is added.
+export const config = {
+  matcher:
+    "/((?!partner/|public/|oauth/|api/|mcp$|healthz|openapi/|\\.well-known/|apply/v1/|v1/apply\\.js|docs/api/reference\\.js|_next/|icon\\.svg|favicon\\.ico).*)",
+};

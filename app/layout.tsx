@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: "Business loans, Flex credit and Slice instalments for UK limited companies and LLPs.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: its scripts carry the nonce of its own Content-Security-Policy (proxy.ts),
+  // which a page rendered once at build time could not.
+  await connection();
   return (
     <html lang="en-GB">
       <body>{children}</body>

@@ -95,6 +95,12 @@ const configSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
     .transform((name) => name.toLowerCase())
     .optional(),
+  /**
+   * The operators' bearer token for GET /healthz/internal. In production only its bearer may read the process's
+   * internals (unset: nobody, the route answers 404): behind a reverse proxy on the same machine every caller
+   * arrives from loopback. Elsewhere a request from this machine that no proxy forwarded may read them too.
+   */
+  HEALTHZ_INTERNAL_TOKEN: z.string().regex(/^[A-Za-z0-9\-._~+/]{32,}=*$/, "must be at least 32 characters of a bearer token (openssl rand -hex 32)").optional(),
   /** Days an application stays open for the applicant before it expires (spec 2.2 `expires_at`). */
   APPLICATION_EXPIRY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Companies House public data API key: when set, live company lookups go to Companies House. */
@@ -226,6 +232,23 @@ export function assertProductionConfig(settings: Config): void {
       "Invalid configuration for npm start:\n  IDENTITY_PROVIDER=sandbox would verify live applicants by the sandbox rules; set it to http with IDENTITY_PROVIDER_URL, or leave it unset (live identity checks then answer 503)",
     );
   }
+}
+
+/**
+ * What `npm start` warns of at start without refusing to run: settings a production deployment may mean, but
+ * whose absence is more often an oversight.
+ */
+export function productionConfigWarnings(settings: Config): string[] {
+  const warnings: string[] = [];
+  if (!settings.TRUSTED_PROXY_HEADER) {
+    warnings.push(
+      "TRUSTED_PROXY_HEADER is not set: per-address limits key on the socket's peer, so behind a reverse proxy every caller shares the proxy's address (one rate-limit bucket for everyone). Set it to the header your proxy writes the client's address to (e.g. x-forwarded-for).",
+    );
+  }
+  if (!settings.HEALTHZ_INTERNAL_TOKEN) {
+    warnings.push("HEALTHZ_INTERNAL_TOKEN is not set: GET /healthz/internal answers 404 to everyone (openssl rand -hex 32 makes a token).");
+  }
+  return warnings;
 }
 
 /** Whether a start seeds the demo: in development unless SEED_DEMO=false; in production only if SEED_DEMO=true. */

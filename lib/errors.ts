@@ -20,8 +20,9 @@ export type Ring = "partner" | "public" | "site";
  * `envelope`: spec 7.1. `oauth`: RFC 6749 §5.2 (`error`, `error_description`). `site`: `{ok: false, error}` (7.4).
  * `json-rpc`: the MCP servers (7.4): a body that is not JSON is a JSON-RPC parse error; anything else that stops
  * a request before the JSON-RPC layer (origin, protocol version, rate limit) is the envelope with its status.
+ * `page`: an HTML page a person reads, for what a browser posts as a plain form (the payment page's bank).
  */
-export type ErrorFormat = "envelope" | "oauth" | "site" | "json-rpc";
+export type ErrorFormat = "envelope" | "oauth" | "site" | "json-rpc" | "page";
 
 interface CatalogueEntry {
   status: number;
@@ -277,7 +278,50 @@ export function renderJsonRpcError(error: ApiError, correlationId: string, ring:
   };
 }
 
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+
+/** An error page's policy: nothing runs or loads but its own inline style, and nobody may frame it. */
+export const ERROR_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** What a person reads for a code: a heading and what to do; the catalogue's message where it is written for them. */
+function pageWording(error: ApiError): { heading: string; text: string } {
+  if (error.code === "rate_limited") {
+    const seconds = error.retryAfterMs === undefined ? 60 : retryAfterSeconds(error.retryAfterMs);
+    const wait = seconds === 1 ? "1 second" : `${seconds} seconds`;
+    return { heading: "Too many requests", text: `There have been too many requests from your connection. Wait ${wait}, then reload the page.` };
+  }
+  if (error.code === "not_found") return { heading: "Page not found", text: "This link is not valid. Check the address, or ask whoever sent it for a new one." };
+  if (ERROR_CATALOGUE[error.code].status >= 500) return { heading: "Sorry, there is a problem", text: "Try again in a few minutes." };
+  return { heading: "Sorry, that did not work", text: error.message };
+}
+
+/** An HTML page with the catalogue's status, for a person whose browser posted a form (format `page`). */
+export function renderErrorPage(error: ApiError, correlationId: string): RenderedError<string> {
+  const { heading, text } = pageWording(error);
+  const body = `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${escapeHtml(heading)} · Lending Platform</title>
+<style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:38rem;padding:2rem 1rem;line-height:1.5;color:#0b0c0c}</style></head>
+<body><main><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(text)}</p><p>Reference: ${correlationId}</p></main></body></html>
+`;
+  return {
+    code: error.code,
+    status: describeErrorCode(error.code, "site").status,
+    body,
+    headers: {
+      ...error.headers,
+      ...retryHeaders(error),
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": ERROR_PAGE_POLICY,
+      "X-Content-Type-Options": "nosniff",
+      "X-Service-Correlation-Id": correlationId,
+    },
+  };
+}
+
 export function renderError(error: ApiError, options: { format: ErrorFormat; ring: Ring; correlationId: string }): RenderedError<unknown> {
+  if (options.format === "page") return renderErrorPage(error, options.correlationId);
   if (options.format === "oauth") return renderOAuthError(error, options.correlationId);
   if (options.format === "json-rpc") return renderJsonRpcError(error, options.correlationId, options.ring);
   if (options.format === "site") return renderSiteError(error, options.correlationId);

@@ -4,7 +4,7 @@
 import http from "node:http";
 import path from "node:path";
 import next from "next";
-import { stampPeerAddress } from "../lib/http/client-address";
+import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/http/client-address";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -30,12 +30,24 @@ function withoutRouterVary(response: http.ServerResponse): void {
   } as http.ServerResponse["writeHead"];
 }
 
+let proxyWarned = false;
+
+/** Once per process: a same-host proxy without TRUSTED_PROXY_HEADER puts every caller in one bucket (docs/limits-and-idempotency.md). */
+function warnOfUntrustedProxy(request: http.IncomingMessage): void {
+  if (proxyWarned || !relayedByUntrustedProxy(request)) return;
+  proxyWarned = true;
+  console.warn(
+    "A reverse proxy on this machine is relaying requests, but TRUSTED_PROXY_HEADER is not set: every caller has the proxy's address and shares one rate-limit bucket. Set TRUSTED_PROXY_HEADER to the header the proxy writes the client's address to.",
+  );
+}
+
 export async function startHttpServer(options: { dev: boolean; port: number; hostname?: string }): Promise<http.Server> {
   const app = next({ dev: options.dev, dir: ROOT, port: options.port, hostname: options.hostname ?? "localhost", turbopack: options.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((request, response) => {
     stampPeerAddress(request);
+    warnOfUntrustedProxy(request);
     withoutRouterVary(response);
     void handle(request, response);
   });

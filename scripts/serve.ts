@@ -5,7 +5,7 @@ import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { assertProductionConfig, ConfigError, demoSeedWanted, parseConfig, type Config } from "../lib/env";
+import { assertProductionConfig, ConfigError, demoSeedWanted, parseConfig, productionConfigWarnings, type Config } from "../lib/env";
 import { applyMigrations, DEV_DATABASE, resolveDatabase } from "./database";
 import { silenceProcessOutput, stopOnSignal } from "./stop-server";
 
@@ -15,7 +15,10 @@ const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
 function loadConfigOrExit(mode: "dev" | "start"): Config {
   try {
     const settings = parseConfig(process.env);
-    if (mode === "start") assertProductionConfig(settings);
+    if (mode === "start") {
+      assertProductionConfig(settings);
+      for (const warning of productionConfigWarnings(settings)) console.warn(`Warning: ${warning}`);
+    }
     return settings;
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -83,9 +83,9 @@ export async function recordEventsInBatch(statements: Statements, events: EventR
   if (!first) return;
   // Deliveries are due on real time, whatever time a sandbox project's test clock gives its events.
   const scheduledAt = clock.now();
-  await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
+  await statements.write(Prisma.sql`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at, recorded_at)
     VALUES ${Prisma.join(events.map((row) => Prisma.sql`(${row.id}, ${row.projectId}, ${row.environment}::"Environment", ${row.type},
-      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt})`))}`);
+      ${row.apiVersion}, ${JSON.stringify(row.object)}::json, ${row.createdAt}, ${row.recordedAt})`))}`);
   if (!first.projectId) return;
   const deliveryIds = Array.from({ length: WEBHOOK_ENDPOINTS_PER_PROJECT * events.length }, () => newId("webhookDelivery"));
   await statements.write(Prisma.sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, project_id, next_attempt_at,

@@ -1,6 +1,7 @@
 // The event store's write side (spec 6). An event is written once, in the transaction of the change that
 // caused it, with `data.object` frozen as the resource was at that moment; the events API and webhook delivery
 // read these rows and never rebuild an object after the fact.
+import { clock } from "../clock";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { KeyEnvironment } from "../keys/secrets";
@@ -60,9 +61,12 @@ export interface EventRow {
   apiVersion: string;
   object: object;
   createdAt: Date;
+  /** Real time, whatever a sandbox's test clock says: the retention runs on it (lib/events/service.ts). */
+  recordedAt: Date;
 }
 
 export function eventRows(events: readonly NewEvent[]): EventRow[] {
+  const recordedAt = clock.now();
   return events.map((event) => ({
     id: newId("event"),
     projectId: event.projectId,
@@ -71,6 +75,7 @@ export function eventRows(events: readonly NewEvent[]): EventRow[] {
     apiVersion: CURRENT_API_VERSION,
     object: event.object,
     createdAt: event.createdAt,
+    recordedAt,
   }));
 }
 

@@ -81,9 +81,12 @@ export async function replayEvent(options: { tenant: Tenant; id: string; endpoin
   };
 }
 
-/** Deletes events past the 30-day retention (their deliveries and attempts go with them); returns how many. */
+/**
+ * Deletes events recorded more than 30 days ago (their deliveries and attempts go with them); returns how many.
+ * Timed on when they were recorded, not `created_at`: an advanced sandbox's events carry its future time.
+ */
 export async function pruneExpiredEvents(): Promise<number> {
-  const { count } = await db().event.deleteMany({ where: { createdAt: { lt: new Date(clock.now().getTime() - EVENT_RETENTION_MS) } } });
+  const { count } = await db().event.deleteMany({ where: { recordedAt: { lt: new Date(clock.now().getTime() - EVENT_RETENTION_MS) } } });
   return count;
 }
 

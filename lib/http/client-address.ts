@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
-import { config } from "../env";
+import { config, type Config } from "../env";
 
 export const PEER_ADDRESS_HEADER = "x-lending-peer-address";
 const PEER_STAMP_HEADER = "x-lending-peer-stamp";
@@ -22,6 +22,22 @@ export function stampPeerAddress(request: IncomingMessage): void {
   holder.__lendingPeerStamp ??= randomBytes(16).toString("hex");
   request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? UNKNOWN_ADDRESS;
   request.headers[PEER_STAMP_HEADER] = holder.__lendingPeerStamp;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** Headers a reverse proxy adds to say whom it relays for. */
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"] as const;
+
+/**
+ * A request a reverse proxy on this machine relayed while TRUSTED_PROXY_HEADER is unset: its peer is loopback and
+ * it names a client. Every caller then has the proxy's address (one rate-limit bucket for all), so our server
+ * warns of it (scripts/http-server.ts). Only a hint: a client can send such a header itself.
+ */
+export function relayedByUntrustedProxy(request: IncomingMessage, settings: Pick<Config, "TRUSTED_PROXY_HEADER"> = config()): boolean {
+  if (settings.TRUSTED_PROXY_HEADER) return false;
+  const peer = request.socket.remoteAddress;
+  return peer !== undefined && LOOPBACK.test(peer) && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
 }
 
 /** The socket peer, when our server stamped it in this process. */
@@ -61,8 +77,6 @@ export function clientAddress(request: Request): string {
   const peer = stampedPeer(request);
   return peer ? addressBucket(peer) : UNKNOWN_ADDRESS;
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /** A request from this machine that no proxy forwarded: for operators' surfaces that must not face the world. */
 export function isLocalRequest(request: Request): boolean {

@@ -102,7 +102,9 @@ export function errorOutcome(thrown: unknown, context: RequestContext, format: E
   const error = asApiError(thrown, context, correlationId);
   const { code, status, body, headers } = renderError(error, { format, ring: context.ring, correlationId });
   noteErrorForLog(context, correlationId, code);
-  return { response: Response.json(body, { status, headers }), body, retryable: error.retryable };
+  // An error page (format `page`) is rendered HTML; every other shape is JSON.
+  const response = typeof body === "string" ? new Response(body, { status, headers }) : Response.json(body, { status, headers });
+  return { response, body, retryable: error.retryable };
 }
 
 export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {

@@ -2,7 +2,7 @@
 // carries a subset. Where the spec names no scope (payments, identity, events, webhooks) the choice is ours and
 // documented in docs/authentication.md.
 
-/** Every scope a new project is granted unless it is created with fewer, in both environments. */
+/** Every partner scope; a new project is granted all but the operator's (below) unless created with others. */
 export const PARTNER_SCOPES = [
   "mcp.read",
   "account.read",
@@ -22,6 +22,15 @@ export const PARTNER_SCOPES = [
   "webhooks:manage",
   "partner:manage",
 ] as const;
+
+/**
+ * Partner scopes granted only to a project created with them: `ops.read` opens `enquiry_list`, whose counts are
+ * the platform's enquiries and complaints, not any project's (spec 5.2 puts it beside `queue_status`).
+ */
+const OPERATOR_SCOPES: readonly PartnerScope[] = ["ops.read"];
+
+/** What a new project is granted unless it is created with other scopes, in both environments. */
+export const DEFAULT_SCOPES: readonly PartnerScope[] = PARTNER_SCOPES.filter((scope) => !OPERATOR_SCOPES.includes(scope));
 
 /**
  * The site OAuth scheme's spellings of the MCP scopes (spec 5.2, colon form), each opening the partner MCP

@@ -184,13 +184,15 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const oauthForm = endpoint.config.errorFormat === "oauth";
+  // A form a browser posts answers its errors as a page a person reads (lib/errors.ts, `renderErrorPage`).
+  const pageForm = endpoint.config.errorFormat === "page";
   for (const [status, codes] of byStatus) {
     if (responses[String(status)]) continue;
     const schema = oauthForm ? { $ref: "#/components/schemas/OAuthError" } : errorSchemaFor(codes);
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].message}`).join("\n\n"),
       ...(status === 429 ? { headers: { ...headers, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : { headers }),
-      content: { "application/json": { schema } },
+      content: pageForm ? { "text/html": { schema: { type: "string" } } } : { "application/json": { schema } },
       "x-error-codes": codes,
     };
   }

@@ -5,7 +5,7 @@ import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";
 import { newKeyRow, type KeyEnvironment, type KeyType } from "../keys/secrets";
-import { GRANTABLE_SCOPES, PARTNER_SCOPES, type GrantableScope } from "../oauth/scopes";
+import { DEFAULT_SCOPES, GRANTABLE_SCOPES, type GrantableScope } from "../oauth/scopes";
 
 export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
 export type ProjectTier = (typeof PROJECT_TIERS)[number];
@@ -30,7 +30,7 @@ export interface ProjectCredentials {
 }
 
 export async function createProject(database: Database, input: CreateProjectInput): Promise<ProjectCredentials> {
-  const { name, tier, scopes = [...PARTNER_SCOPES], isDemo, ownerEmail } = createProjectInputSchema.parse(input);
+  const { name, tier, scopes = [...DEFAULT_SCOPES], isDemo, ownerEmail } = createProjectInputSchema.parse(input);
   const now = clock.now();
   const projectId = newId("project");
   const clientId = newId("oauthClient");

@@ -147,6 +147,15 @@ export const REGISTRY_BUDGET = {
   widgetStarts: perFiveMinutes("registry-calls-widget", 200, 40),
 } as const satisfies Record<string, TokenBucketPolicy>;
 
+/**
+ * Views of the pages that read the database for a token in their address (the journey's steps, the payment
+ * page), per client address: a person moves a page every few seconds, so bursts of 60, then two a second.
+ */
+export const HOSTED_PAGE_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "hosted-page", ratePerSecond: 2, burst: 60 };
+
+/** The payment page's sandbox bank (Approve, Fail), per client address: a payer presses one button, once. */
+export const PAYMENT_BANK_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "payment-bank", ratePerSecond: 1, burst: 10 };
+
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
 

@@ -8,7 +8,7 @@ import { demoPublishableKey } from "@/lib/apply-widget/demo";
 import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { hashSecret } from "@/lib/keys/secrets";
-import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
+import { DEFAULT_SCOPES } from "@/lib/oauth/scopes";
 import pg from "pg";
 import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { runCli } from "../helpers/cli";
@@ -33,7 +33,7 @@ describe("project create", () => {
     expect(created.sandbox.publishable_key).toMatch(/^pk_sandbox_[0-9A-Za-z]{40}$/);
     expect(created.live.secret_key).toMatch(/^sk_live_[0-9A-Za-z]{40}$/);
     expect(created.live.publishable_key).toMatch(/^pk_live_[0-9A-Za-z]{40}$/);
-    expect(created.scopes).toEqual([...PARTNER_SCOPES]);
+    expect(created.scopes).toEqual([...DEFAULT_SCOPES]);
 
     const project = await db().project.findUniqueOrThrow({ where: { id: created.project_id }, include: { apiKeys: true } });
     expect(project).toMatchObject({ name: "Acme Lending", tier: "launch", status: "active", clientId: created.client_id });

@@ -3,6 +3,7 @@
 // accessibility violation on a desktop or a phone. Also: API replies carry no Vary on Next's router headers.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -28,11 +29,13 @@ async function seriousViolations(page: Page) {
 
 test("the home page links to the API reference", async ({ page, baseURL }) => {
   const problems = watch(page, baseURL!);
-  await page.goto("/");
+  const policyViolations = watchPolicyViolations(page);
+  await expectUnframeablePage(await page.goto("/"));
   await page.getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/docs\/api$/);
   await expect(page).toHaveTitle("API reference · Lending Platform");
   expect(problems).toEqual([]);
+  expect(policyViolations).toEqual([]);
 });
 
 test("without JavaScript the page lists every route, served by the server", async ({ browser, request }) => {
@@ -52,7 +55,8 @@ for (const viewport of VIEWPORTS) {
     const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     const page = await context.newPage();
     const problems = watch(page, baseURL!);
-    await page.goto("/docs/api");
+    const policyViolations = watchPolicyViolations(page);
+    await expectUnframeablePage(await page.goto("/docs/api"));
     // Scalar replaces the index with the full reference, which opens on the partner document.
     await expect(page.getByRole("heading", { name: "Partner API", level: 1 })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole("heading", { name: "List accounts", level: 3 })).toBeVisible();
@@ -60,6 +64,7 @@ for (const viewport of VIEWPORTS) {
     await page.screenshot({ path: `test-results/api-reference-${viewport.name}.png` });
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
+    expect(policyViolations).toEqual([]);
     await context.close();
   });
 }

@@ -13,6 +13,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type FrameLocator, type Page } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders, type CliProject } from "./cli-project";
+import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -281,12 +282,15 @@ test.describe("the demo page", () => {
       const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
       const page = await context.newPage();
       const consoleErrors = watchConsole(page);
-      await page.goto("/v1/demo");
+      const policyViolations = watchPolicyViolations(page);
+      // The demo frames the journey; nothing frames the demo.
+      await expectUnframeablePage(await page.goto("/v1/demo"));
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Offer business finance on your own page");
       await expect(page.getByRole("button", { name: "Apply for business finance" })).toBeEnabled();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `demo-${viewport.name}`);
       expect(consoleErrors).toEqual([]);
+      expect(policyViolations).toEqual([]);
       await context.close();
     });
   }
@@ -294,7 +298,8 @@ test.describe("the demo page", () => {
   test("opens the widget with the demo project's key and reports onComplete", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const consoleErrors = watchConsole(page);
-    await page.goto("/v1/demo");
+    const policyViolations = watchPolicyViolations(page);
+    await expectUnframeablePage(await page.goto("/v1/demo"));
     await page.getByLabel("Amount").selectOption("25000");
     await page.getByRole("button", { name: "Apply for business finance" }).click();
     const journey = page.frameLocator('iframe[title="Business finance application"]');
@@ -306,5 +311,6 @@ test.describe("the demo page", () => {
     await expect(page.getByRole("status").filter({ hasText: "onComplete" })).toHaveText(/^onComplete: application app_[0-9a-z]+ is complete/);
     await screenshot(page, "demo-complete");
     expect(consoleErrors).toEqual([]);
+    expect(policyViolations).toEqual([]);
   });
 });

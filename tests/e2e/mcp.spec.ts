@@ -1,6 +1,7 @@
 // The four MCP endpoints behind the production server (`npm start`), each reached by the SDK's own client: the
 // public server at /mcp and /public/v1/mcp, and the partner server at /partner/mcp and /partner/v1/mcp with a
-// CLI-created project's sandbox token, whose default scopes open every partner tool.
+// CLI-created project's sandbox token, whose default scopes open every partner tool but the operator's
+// `ops.read` ones.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -26,13 +27,14 @@ for (const path of ["/mcp", "/public/v1/mcp"]) {
 }
 
 for (const path of ["/partner/mcp", "/partner/v1/mcp"]) {
-  test(`the partner server at ${path} opens every tool to a CLI project's sandbox token, and refuses no token`, async ({ baseURL, request }) => {
+  test(`the partner server at ${path} opens the default grant's tools to a CLI project's sandbox token, and refuses no token`, async ({ baseURL, request }) => {
     const project = createProjectWithCli(`E2E MCP ${path}`);
     const client = await connect(`${baseURL}${path}`, await sandboxHeaders(request, project));
     expect(client.getServerVersion()?.name).toBe("lending-platform-partner");
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toHaveLength(18);
-    expect(names).toEqual(expect.arrayContaining(["loan_status", "queue_status", "config_snapshot", "explain_decision"]));
+    expect(names).toHaveLength(16);
+    expect(names).toEqual(expect.arrayContaining(["loan_status", "platform_metrics", "config_snapshot", "explain_decision"]));
+    expect(names).not.toContain("enquiry_list");
     const snapshot = (await client.callTool({ name: "config_snapshot" })) as CallToolResult;
     expect(snapshot.structuredContent).toMatchObject({ project: { id: project.project_id }, environment: "sandbox" });
     await client.close();

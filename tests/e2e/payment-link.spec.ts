@@ -6,6 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
+import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -53,7 +54,9 @@ for (const viewport of VIEWPORTS) {
     const link = await createLink(request, headers, { account_id: accountId, amount_pence: 123_456, reference: "inv-2026-11" });
     const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     const page = await context.newPage();
-    await page.goto(pagePath(link.url));
+    const policyViolations = watchPolicyViolations(page);
+    // No other site may frame the bank's buttons (clickjacking), and the page runs only its own scripts.
+    await expectUnframeablePage(await page.goto(pagePath(link.url)));
     await expect(page).toHaveTitle("Pay by bank · Lending Platform");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay £1,234.56 by bank");
     await expect(page.getByRole("definition").filter({ hasText: "£1,234.56" })).toBeVisible();
@@ -69,6 +72,7 @@ for (const viewport of VIEWPORTS) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/payment-link-${viewport.name}.png` });
     expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations).toEqual([]);
     await context.close();
   });
 }
@@ -132,6 +136,27 @@ test("an expired link says so and offers no bank", async ({ page, request }) => 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This payment link has expired");
   await expect(page.getByRole("button")).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("an address that views payment pages faster than a person could is asked to wait, in a page it can read", async ({ request }) => {
+  const headers = { "x-forwarded-for": "198.51.100.61" };
+  const path = `/pay/${"z".repeat(32)}`;
+  const statuses: number[] = [];
+  for (let view = 0; view < 60; view += 1) statuses.push((await request.get(path, { headers })).status());
+  // A bucket of 60 refilled at two a second: the views above took some seconds, so go on until it is empty.
+  let refused = await request.get(path, { headers });
+  while (refused.status() !== 429 && statuses.length < 200) {
+    statuses.push(refused.status());
+    refused = await request.get(path, { headers });
+  }
+  expect(new Set(statuses)).toEqual(new Set([404]));
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
+  expect(refused.headers()["content-type"]).toBe("text/html; charset=utf-8");
+  expect(refused.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(await refused.text()).toContain("<h1>Too many requests</h1>");
+  // Another address is served as before.
+  expect((await request.get(path, { headers: { "x-forwarded-for": "198.51.100.62" } })).status()).toBe(404);
 });
 
 test("an address that is no link is a plain not-found page", async ({ page }) => {

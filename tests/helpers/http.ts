@@ -45,3 +45,13 @@ export async function expectSiteError(response: Response, status: number, messag
   expect(response.headers.get("content-type")).toContain("application/json");
   expect(await response.json()).toEqual({ ok: false, error: expect.stringMatching(message) });
 }
+
+/** An error answered as a page a person reads (format `page`, lib/errors.ts): its status, heading, and its own strict policy. */
+export async function expectErrorPage(response: Response, status: number, heading: string): Promise<string> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  const page = await response.text();
+  expect(page).toContain(`<h1>${heading}</h1>`);
+  return page;
+}

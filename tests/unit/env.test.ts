@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { assertProductionConfig, config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, setDatabaseUrl } from "@/lib/env";
+import { assertProductionConfig, config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, productionConfigWarnings, setDatabaseUrl } from "@/lib/env";
+import type { IncomingMessage } from "node:http";
+import { relayedByUntrustedProxy } from "@/lib/http/client-address";
+import { isOperatorRequest } from "@/lib/http/operator-access";
 
 describe("configuration", () => {
   it("defaults every host of the spec to the one origin the app listens on", () => {
@@ -75,6 +78,49 @@ describe("the identity provider", () => {
     expect(() => assertProductionConfig(settings)).toThrow(ConfigError);
     expect(() => assertProductionConfig(settings)).toThrow(/IDENTITY_PROVIDER=sandbox would verify live applicants by the sandbox rules/);
     expect(() => assertProductionConfig({ ...settings, IDENTITY_PROVIDER: undefined })).not.toThrow();
+  });
+});
+
+describe("the operators' internal surface and a reverse proxy", () => {
+  const token = "0123456789abcdef0123456789abcdef";
+
+  it("takes HEALTHZ_INTERNAL_TOKEN as a bearer token of at least 32 characters, and refuses a shorter or malformed one", () => {
+    expect(parseConfig({}).HEALTHZ_INTERNAL_TOKEN).toBeUndefined();
+    expect(parseConfig({ HEALTHZ_INTERNAL_TOKEN: token }).HEALTHZ_INTERNAL_TOKEN).toBe(token);
+    for (const value of [token.slice(1), `${token} with spaces`, `${token}"`]) {
+      expect(() => parseConfig({ HEALTHZ_INTERNAL_TOKEN: value })).toThrow(
+        "Invalid configuration:\n  HEALTHZ_INTERNAL_TOKEN: must be at least 32 characters of a bearer token (openssl rand -hex 32)",
+      );
+    }
+  });
+
+  it("warns npm start of a missing TRUSTED_PROXY_HEADER and HEALTHZ_INTERNAL_TOKEN, without refusing to start", () => {
+    const bare = parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") });
+    expect(() => assertProductionConfig(bare)).not.toThrow();
+    expect(productionConfigWarnings(bare)).toEqual([
+      "TRUSTED_PROXY_HEADER is not set: per-address limits key on the socket's peer, so behind a reverse proxy every caller shares the proxy's address (one rate-limit bucket for everyone). Set it to the header your proxy writes the client's address to (e.g. x-forwarded-for).",
+      "HEALTHZ_INTERNAL_TOKEN is not set: GET /healthz/internal answers 404 to everyone (openssl rand -hex 32 makes a token).",
+    ]);
+    expect(productionConfigWarnings({ ...bare, TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token })).toEqual([]);
+  });
+
+  it("tells a request a proxy on this machine relayed while TRUSTED_PROXY_HEADER is unset, for npm start's warning", () => {
+    const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
+    const unset = { TRUSTED_PROXY_HEADER: undefined };
+    expect(relayedByUntrustedProxy(request("127.0.0.1", { "x-forwarded-for": "203.0.113.9" }), unset)).toBe(true);
+    expect(relayedByUntrustedProxy(request("::1", { forwarded: "for=203.0.113.9" }), unset)).toBe(true);
+    expect(relayedByUntrustedProxy(request("::ffff:127.0.0.1", { "x-real-ip": "203.0.113.9" }), unset)).toBe(true);
+    expect(relayedByUntrustedProxy(request("127.0.0.1"), unset)).toBe(false);
+    expect(relayedByUntrustedProxy(request("203.0.113.9", { "x-forwarded-for": "198.51.100.1" }), unset)).toBe(false);
+    expect(relayedByUntrustedProxy(request("127.0.0.1", { "x-forwarded-for": "203.0.113.9" }), { TRUSTED_PROXY_HEADER: "x-forwarded-for" })).toBe(false);
+  });
+
+  it("opens the internals in production to the token's bearer alone, and to nobody when no token is configured", () => {
+    const bearer = (value: string) => new Request("http://localhost/healthz/internal", { headers: { authorization: `Bearer ${value}` } });
+    expect(isOperatorRequest(bearer(token), { NODE_ENV: "production", HEALTHZ_INTERNAL_TOKEN: token })).toBe(true);
+    expect(isOperatorRequest(bearer(`${token}0`), { NODE_ENV: "production", HEALTHZ_INTERNAL_TOKEN: token })).toBe(false);
+    expect(isOperatorRequest(bearer(token), { NODE_ENV: "production", HEALTHZ_INTERNAL_TOKEN: undefined })).toBe(false);
+    expect(isOperatorRequest(new Request("http://localhost/healthz/internal"), { NODE_ENV: "production", HEALTHZ_INTERNAL_TOKEN: undefined })).toBe(false);
   });
 });
 

@@ -10,7 +10,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { revokeOutstandingTokens, setProjectStatus } from "@/lib/projects/manage-project";
 import { signingKeys } from "@/lib/oauth/signing-keys";
-import { GRANTABLE_SCOPES, PARTNER_SCOPES } from "@/lib/oauth/scopes";
+import { DEFAULT_SCOPES, GRANTABLE_SCOPES } from "@/lib/oauth/scopes";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError } from "../../helpers/http";
@@ -73,7 +73,7 @@ describe("a standard OAuth client", () => {
     const response = await requestToken(server.url, project, { environment: "live" }, "/oauth/token");
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.scope).toBe(PARTNER_SCOPES.join(" "));
+    expect(body.scope).toBe(DEFAULT_SCOPES.join(" "));
     expect(decodeJwt(body.access_token)).toMatchObject({ livemode: true, sub: project.project_id });
   });
 

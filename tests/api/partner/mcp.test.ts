@@ -14,12 +14,13 @@ import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { PUBLIC_TOOLS } from "@/lib/mcp/public-tools";
+import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson } from "../../helpers/http";
-import { createTestProject, mintToken } from "../../helpers/partner";
+import { createTestProject, mintToken, requestToken } from "../../helpers/partner";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 
 let server: AppServer;
@@ -50,7 +51,7 @@ const ENQUIRY_FORM = `mcp-test-${process.pid}`;
 
 beforeAll(async () => {
   server = await startAppServer();
-  project = await createTestProject();
+  project = await createTestProject({ scopes: [...PARTNER_SCOPES] });
   tenant = { projectId: project.project_id, environment: "sandbox" };
   fullToken = await mintToken(server.url, project);
   account = await fundedAccount(tenant, { companyNumber: "10000042", termMonths: 6 });
@@ -254,6 +255,21 @@ describe("scopes", () => {
       expect(body.error.message).toContain(`needs the ${scope} scope`);
       expect(body.error.data).toEqual({ code: "insufficient_scope", scope });
     }
+  });
+
+  it("does not open the operational counts to a project with the default grant: the enquiries are the platform's", async () => {
+    const partner = await createTestProject();
+    const token = await mintToken(server.url, partner);
+    const client = await connect("/partner/v1/mcp", token);
+    const listed = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(listed).toEqual([...PUBLIC_TOOL_NAMES, ...PARTNER_TOOL_NAMES.filter((name) => name !== "queue_status" && name !== "enquiry_list")]);
+    await expect(client.callTool({ name: "enquiry_list", arguments: { days: 1 } })).rejects.toThrow(
+      "MCP error -32602: The tool enquiry_list needs the ops.read scope (ops:read in the site scheme), which this token does not carry.",
+    );
+    await client.close();
+    const body = await expectJson<{ error: { code: number; data: unknown } }>(await post("/partner/v1/mcp", call("enquiry_list", { days: 1 }), { authorization: `Bearer ${token}` }), 200);
+    expect(body.error).toMatchObject({ code: -32602, data: { code: "insufficient_scope", scope: "ops.read" } });
+    await expectJson(await requestToken(server.url, partner, { scope: "mcp.read ops.read" }), 400);
   });
 
   it("maps the site scheme's colon scopes to the same tools", async () => {

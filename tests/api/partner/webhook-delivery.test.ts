@@ -790,6 +790,8 @@ describe("retention (30 days)", () => {
     const eventIds: string[] = [];
     for (const instant of createdAt) {
       const eventId = await recordEvent(principal, "application.created", instant);
+      // As if recorded at `instant`: the retention runs on when an event was recorded.
+      await db().event.update({ where: { id: eventId }, data: { recordedAt: instant } });
       const deliveryId = newId("webhookDelivery");
       await db().webhookDelivery.create({
         data: { id: deliveryId, endpointId: endpoint.id, eventId, projectId: principal.projectId, status: "succeeded", attemptCount: 1, createdAt: instant, updatedAt: instant },

@@ -14,7 +14,7 @@ import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { expectSiteError } from "../../helpers/http";
+import { expectErrorPage, expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 
@@ -219,10 +219,20 @@ describe("refusals", () => {
 });
 
 describe("the guards", () => {
-  it("answers a form without the journey's form token 403, and an unknown link 404", async () => {
+  it("answers a form without the journey's form token 403, and an unknown link 404, each as a page the applicant reads", async () => {
     const started = await newApplication();
-    await expectSiteError(await post(started, "company", COMPANY, "not-the-token"), 403, /security token/);
-    await expectSiteError(await post({ ...started, token: "A".repeat(32) }, "company", COMPANY), 404, /not valid/);
+    const refused = await expectErrorPage(await post(started, "company", COMPANY, "not-the-token"), 403, "Sorry, that did not work");
+    expect(refused).toContain("security token");
+    expect(await expectErrorPage(await post({ ...started, token: "A".repeat(32) }, "company", COMPANY), 404, "Page not found")).toContain("not valid");
+    expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).companyConfirmedAt).toBeNull();
+  });
+
+  it("answers the 21st form at once from one address 429 with Retry-After, as a page, and records nothing of it", async () => {
+    const started = await newApplication();
+    for (let index = 0; index < 20; index += 1) expect((await post(started, "bank", { action: "connect" })).status).toBe(303);
+    const refused = await post(started, "company", COMPANY);
+    expect(await expectErrorPage(refused, 429, "Too many requests")).toContain("Wait 1 second, then reload the page.");
+    expect(refused.headers.get("retry-after")).toBe("1");
     expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).companyConfirmedAt).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 // The payment page's simulated bank over HTTP (POST /pay/{token}/bank; docs/payments.md, "The payment page"):
 // an HTML form post, answered with a redirect back to the page, that settles or fails the link as the bank
 // would; refused without the form's token or from another site's page; harmless once the link is answered
-// or expired.
+// or expired; errors are pages a person reads, and each address has a bucket of bank posts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -10,7 +10,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { expectSiteError } from "../../helpers/http";
+import { expectErrorPage } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 
 const NOW = "2099-04-02T08:00:00.000Z";
@@ -23,8 +23,14 @@ let clock: ReturnType<typeof freezeClock>;
 beforeAll(async () => {
   server = await startAppServer();
 });
+// Each test two days after the one before (one moves its clock a day on): the bank's per-address bucket, timed by
+// lib/clock.ts, is full at the start of each.
+let testNumber = 0;
+let now: Date;
 beforeEach(async () => {
-  clock = freezeClock(NOW);
+  testNumber += 1;
+  now = new Date(Date.parse(NOW) + testNumber * 2 * 86_400_000);
+  clock = freezeClock(now);
   project = await createTestProject();
   tenant = { projectId: project.project_id, environment: "sandbox" };
 });
@@ -57,7 +63,7 @@ describe("the simulated bank", () => {
     const response = await post(linkToken, { decision: "approve", form_token: formToken }, { origin: server.url });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/pay/${linkToken}`);
-    expect(await statusOf(payment.id)).toMatchObject({ status: "settled", settledAt: new Date(NOW), failureCode: null });
+    expect(await statusOf(payment.id)).toMatchObject({ status: "settled", settledAt: now, failureCode: null });
     const ledger = await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" } });
     expect(ledger.at(-1)).toMatchObject({ type: "collection", amountPence: 10_000, paymentId: payment.id });
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).principalOutstandingPence).toBe(1_000_000 - 10_000);
@@ -85,7 +91,7 @@ describe("the simulated bank", () => {
 
   it("leaves an expired link as it is", async () => {
     const { payment, linkToken, formToken } = await link();
-    clock.set(new Date(Date.parse(NOW) + 24 * 60 * 60 * 1000));
+    clock.set(new Date(now.getTime() + 24 * 60 * 60 * 1000));
     const response = await post(linkToken, { decision: "approve", form_token: formToken });
     expect(response.status).toBe(303);
     expect((await statusOf(payment.id)).status).toBe("provisioned");
@@ -96,28 +102,48 @@ describe("CSRF protection", () => {
   it("refuses a post without the form's token, or with another link's, with 403", async () => {
     const { payment, linkToken } = await link();
     const other = await link();
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: other.formToken }), 403, /security token/);
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: "x" }), 403, /security token/);
-    await expectSiteError(await post(linkToken, { decision: "approve" }), 422, /.+/);
+    const page = await expectErrorPage(await post(linkToken, { decision: "approve", form_token: other.formToken }), 403, "Sorry, that did not work");
+    expect(page).toContain("<p>The form&#39;s security token is missing or does not match; go back, reload the page and try again.</p>");
+    await expectErrorPage(await post(linkToken, { decision: "approve", form_token: "x" }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(linkToken, { decision: "approve" }), 422, "Sorry, that did not work");
     expect((await statusOf(payment.id)).status).toBe("provisioned");
   });
 
   it("refuses a post from another site's page with 403, even with the right token", async () => {
     const { payment, linkToken, formToken } = await link();
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: formToken }, { origin: "https://attacker.example" }), 403, /security token/);
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: formToken }, { origin: "null" }), 403, /security token/);
+    await expectErrorPage(await post(linkToken, { decision: "approve", form_token: formToken }, { origin: "https://attacker.example" }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(linkToken, { decision: "approve", form_token: formToken }, { origin: "null" }), 403, "Sorry, that did not work");
     expect((await statusOf(payment.id)).status).toBe("provisioned");
+  });
+});
+
+describe("the per-address limit", () => {
+  it("answers the 11th post at once from one address 429 with Retry-After, as a page, without touching the link", async () => {
+    const { payment, linkToken, formToken } = await link();
+    const other = await link();
+    for (let index = 0; index < 10; index += 1) {
+      expect((await post(other.linkToken, { decision: "approve", form_token: other.formToken })).status).toBe(303);
+    }
+    const refused = await post(linkToken, { decision: "approve", form_token: formToken });
+    const page = await expectErrorPage(refused, 429, "Too many requests");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(page).toContain("Wait 1 second, then reload the page.");
+    expect((await statusOf(payment.id)).status).toBe("provisioned");
+
+    clock.advance(1_000);
+    expect((await post(linkToken, { decision: "approve", form_token: formToken })).status).toBe(303);
+    expect((await statusOf(payment.id)).status).toBe("settled");
   });
 });
 
 describe("bad input", () => {
   it("answers a clear 4xx", async () => {
     const { payment, linkToken, formToken } = await link();
-    await expectSiteError(await post(linkToken, { decision: "maybe", form_token: formToken }), 422, /.+/);
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: formToken, amount: "1" }), 400, /.+/);
+    await expectErrorPage(await post(linkToken, { decision: "maybe", form_token: formToken }), 422, "Sorry, that did not work");
+    await expectErrorPage(await post(linkToken, { decision: "approve", form_token: formToken, amount: "1" }), 400, "Sorry, that did not work");
     // A well-formed token of no link, and a malformed one, name nothing.
-    await expectSiteError(await post("A".repeat(32), { decision: "approve", form_token: formToken }), 404, /.+/);
-    await expectSiteError(await post("short", { decision: "approve", form_token: formToken }), 404, /.+/);
+    await expectErrorPage(await post("A".repeat(32), { decision: "approve", form_token: formToken }), 404, "Page not found");
+    await expectErrorPage(await post("short", { decision: "approve", form_token: formToken }), 404, "Page not found");
     const json = await fetch(`${server.url}/pay/${linkToken}/bank`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ decision: "approve", form_token: formToken }) });
     expect(json.status).toBeGreaterThanOrEqual(400);
     expect(json.status).toBeLessThan(500);
@@ -128,7 +154,7 @@ describe("bad input", () => {
   it("is not a simulated bank for a live link", async () => {
     const { payment, linkToken, formToken } = await link();
     await db().payment.update({ where: { id: payment.id }, data: { environment: "live" } });
-    await expectSiteError(await post(linkToken, { decision: "approve", form_token: formToken }), 404, /No such payment link/);
+    await expectErrorPage(await post(linkToken, { decision: "approve", form_token: formToken }), 404, "Page not found");
     expect((await statusOf(payment.id)).status).toBe("provisioned");
   });
 });

@@ -1,6 +1,7 @@
 // POST /apply/{token}/{step}/form — a step's form of the hosted journey, posted as HTML forms post, without
 // JavaScript: the answer, or the step's refusal shown on its page, then a redirect (303) to where the browser
-// goes next (docs/hosted-journey.md). The journey's form token guards every form (CSRF).
+// goes next (docs/hosted-journey.md). The journey's form token guards every form (CSRF). What else refuses a post
+// (a wrong form token, an unknown link, the address's limit) the browser shows as it is, so it is a page.
 import { defineRoute, endpoint } from "@/lib/http/route";
 import { answerStep } from "@/lib/journey/journey";
 import { journeyFormSchema, journeyStepParamsSchema } from "@/lib/journey/schemas";
@@ -12,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     params: journeyStepParamsSchema,
     body: journeyFormSchema,
     bodyFormat: "form",
-    errorFormat: "site",
+    errorFormat: "page",
     addressLimit: JOURNEY_FORM_LIMIT,
     responses: { 303: null },
     errors: ["not_found", "csrf_token_invalid"],

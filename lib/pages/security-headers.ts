@@ -1,0 +1,71 @@
+// Every page's response headers (docs/architecture.md, "Pages"), set by proxy.ts: a Content-Security-Policy whose
+// scripts run only with the response's nonce (Next.js puts it on its own scripts when it finds the policy on the
+// request), and `frame-ancestors 'none'` unless the page is meant to be framed. Only the hosted journey is: by our
+// own pages, and by the page that started the application through the apply.js widget (lib/journey/framing.ts).
+// A page whose parts need more than the base policy says which kind it is here, never in its own file. An error
+// page a route handler writes itself carries its own policy (lib/errors.ts, `renderErrorPage`).
+import { config } from "../env";
+
+/**
+ * `journey`: the hosted application journey (/apply/{token}/…). `api-reference`: /docs/api, whose Scalar renderer
+ * writes its styles into the page. `widget-demo`: /v1/demo, a partner's page that opens the journey through
+ * apply.js. `page`: everything else (the payment page, the site's pages, a 404).
+ */
+export type PageKind = "journey" | "api-reference" | "widget-demo" | "page";
+
+const JOURNEY_PATH = /^\/apply\/(?!v1(?:\/|$))([^/]+)/;
+
+export function pageKindOf(pathname: string): PageKind {
+  if (JOURNEY_PATH.test(pathname)) return "journey";
+  if (pathname === "/docs/api") return "api-reference";
+  if (pathname === "/v1/demo") return "widget-demo";
+  return "page";
+}
+
+/** The handoff token of a journey page's address. */
+export function journeyTokenOf(pathname: string): string | null {
+  return JOURNEY_PATH.exec(pathname)?.[1] ?? null;
+}
+
+/**
+ * The pages that read the database for a token in their address (the journey's steps, the payment page): each
+ * view spends from the address's hosted-page bucket (proxy.ts). The journey's form posts and status checks and
+ * the payment page's bank posts are route handlers with buckets of their own.
+ */
+export function isHostedPage(method: string, pathname: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  const journey = /^\/apply\/(?!v1$)[^/]+(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (journey) return journey[1] !== "status";
+  return /^\/pay\/[^/]+\/?$/.test(pathname);
+}
+
+const originOf = (url: string) => new URL(url).origin;
+
+export function pageContentSecurityPolicy(kind: PageKind, nonce: string, embeddingOrigin: string | null = null): string {
+  // The development server evaluates its modules' source; a production build never does.
+  const devScriptSources = config().NODE_ENV === "production" ? "" : " 'unsafe-eval'";
+  // apply.js on the demo page calls the start endpoint and frames the journey, both on APPLY_URL.
+  const applyOrigin = kind === "widget-demo" ? ` ${originOf(config().APPLY_URL)}` : "";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devScriptSources}`,
+    // Scalar writes its stylesheet into the page at run time; no other page has an inline style.
+    kind === "api-reference" ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${applyOrigin}`,
+    `frame-src 'self'${applyOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    kind === "journey" ? `frame-ancestors 'self'${embeddingOrigin ? ` ${embeddingOrigin}` : ""}` : "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Headers each kind of page carries beside its policy. */
+export function pageHeaders(kind: PageKind): Readonly<Record<string, string>> {
+  // The journey's address carries the handoff token: no Referer, no copy kept. (The payment page sets its
+  // referrer policy in its markup: `no-referrer` would blank the Origin its own form posts are checked by.)
+  if (kind === "journey") return { "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
+  return { "X-Content-Type-Options": "nosniff" };
+}
