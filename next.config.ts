@@ -7,6 +7,9 @@ const nextConfig: NextConfig = {
   // more under load (docs/performance.md, "Memory"). Stack traces and CPU profiles name minified functions;
   // the source maps beside the chunks in .next/server map them back.
   experimental: { serverMinification: true },
+  // `next dev` logs each request's path; the hosted pages' paths are capabilities (a journey's handoff token, a
+  // payment link's token), which never go to a log. Our own request log names routes by pattern (lib/http).
+  logging: { incomingRequests: { ignore: [/\/apply\/(?!v1\/)[^/?]+/, /\/pay\/[^/?]+/] } },
 };
 
 export default nextConfig;

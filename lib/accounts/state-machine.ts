@@ -10,6 +10,7 @@
 //   performing, in_arrears, forborne → closed    written off
 // An account opens `performing` with `account.activated` (lib/accounts/funding.ts); settled and closed are final.
 import type { Account, Prisma } from "../generated/prisma/client";
+import { clock } from "../clock";
 import { ApiError } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
 import { lockRow, type LockOptions } from "../row-lock";
@@ -83,6 +84,11 @@ export async function transitionAccount(transaction: Prisma.TransactionClient, a
     where: { id: account.id },
     data: { ...options.changes, status: rule.to, updatedAt: options.now },
   });
+  if (!OPEN.includes(rule.to)) {
+    // The business relationship ends with the account: its application's personal data is kept for the period
+    // a lender must keep it from now, in real time (lib/applications/personal-data.ts).
+    await transaction.application.update({ where: { id: updated.applicationId }, data: { endedAt: clock.now() } });
+  }
   const object = await options.render(updated);
   await recordEvents(
     transaction,

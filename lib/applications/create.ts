@@ -120,6 +120,8 @@ export async function openApplication(statements: Statements, data: NewApplicati
     withdrawnAt: null,
     withdrawalReason: null,
     fundedAt: null,
+    endedAt: null,
+    personalDataErasedAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -14,6 +14,7 @@
 // An application starts `created`, with its `application.created` event: lib/applications/create.ts opens it.
 // While it is `created` the applicant's answers may change (`amendApplication`), never after.
 import type { Application, Prisma } from "../generated/prisma/client";
+import { clock } from "../clock";
 import { ApiError } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
 import { lockRow, type LockOptions } from "../row-lock";
@@ -28,6 +29,9 @@ export interface TransitionRule {
 }
 
 const DECIDABLE: readonly ApplicationStatus[] = ["in_review", "approved", "declined"];
+
+/** Where an application ends without funding; a funded one ends when its account closes (lib/accounts/state-machine.ts). */
+const ENDED_UNFUNDED: readonly ApplicationStatus[] = ["declined", "expired", "withdrawn"];
 
 export const APPLICATION_TRANSITIONS = {
   submit: { from: ["created"], to: "submitted", events: ["application.submitted"] },
@@ -125,7 +129,8 @@ export async function transitionApplication(
   if (unsupplied.length > 0) throw new Error(`The ${trigger} move writes ${unsupplied.join(", ")} but no object was supplied for it`);
   const updated = await transaction.application.update({
     where: { id: application.id },
-    data: { ...options.changes, status: rule.to, updatedAt: options.now },
+    // Real time, not the tenant's: the retention of its personal data runs from it (lib/applications/personal-data.ts).
+    data: { ...options.changes, status: rule.to, updatedAt: options.now, endedAt: ENDED_UNFUNDED.includes(rule.to) ? clock.now() : null },
   });
   const applicationObject = serializeApplication(updated);
   await recordEvents(

@@ -59,8 +59,9 @@ export function decisionEventObject(decision: Decision, application: Pick<Applic
 }
 
 /**
- * `offer.accepted`'s `data.object`: the accepted offer, what it belongs to, and its acceptance: when, and the
- * name the borrower typed to sign it (null when the sandbox test helper accepted it).
+ * `offer.accepted`'s `data.object`: the accepted offer, what it belongs to, and its acceptance: when, and whether
+ * the borrower signed it by typing their name (false when the sandbox test helper accepted it). The name itself
+ * stays with the decision: events carry no personal data.
  */
 export function offerEventObject(decision: Decision, application: Pick<Application, "reference">) {
   return {
@@ -70,6 +71,6 @@ export function offerEventObject(decision: Decision, application: Pick<Applicati
     reference: application.reference,
     ...serializeOffer(decision.offerTerms as unknown as OfferTerms | null),
     accepted_at: decision.acceptedAt?.toISOString() ?? null,
-    signatory_name: decision.signatoryName,
+    signed: decision.signatoryName !== null,
   };
 }

@@ -7,12 +7,18 @@ import { ApiError, renderError, type ErrorFormat, type Ring } from "../errors";
 import { ClientAbortedError } from "./body";
 import { rateLimitHeaders, type RateLimitState } from "./metering";
 import { RenderedJson } from "./rendered-json";
+import { RING_BASE_PATHS } from "./route-registry";
 
 export interface RequestContext {
   readonly requestId: string;
   readonly ring: Ring;
   readonly method: string;
   readonly url: URL;
+  /**
+   * What the logs name the request by: the route's pattern (`/apply/{token}/status`), never the path, whose
+   * segments may be capabilities (a journey's handoff token, a payment link's token).
+   */
+  readonly route: string;
   readonly startedAt: number;
   /** Fields later steps learn (project, environment) for the request log line. */
   readonly logFields: Record<string, unknown>;
@@ -34,12 +40,14 @@ export function toResponse(result: Reply | Response): Response {
   return Response.json(result.body, { status: result.status, headers: result.headers });
 }
 
-export function startRequest(request: Request, ring: Ring): RequestContext {
+/** `route` is the matched route's pattern within its ring, or null for a path no route matches. */
+export function startRequest(request: Request, ring: Ring, route: string | null): RequestContext {
   return {
     requestId: newId("request"),
     ring,
     method: request.method,
     url: new URL(request.url),
+    route: `${RING_BASE_PATHS[ring]}${route ?? "/{unmatched}"}`,
     startedAt: performance.now(),
     logFields: {},
   };
@@ -55,18 +63,18 @@ function asApiError(thrown: unknown, context: RequestContext, correlationId: str
   if (thrown instanceof ApiError) return thrown;
   if (thrown instanceof ClientAbortedError) {
     // Nobody will read this answer; the status only completes the request's log line.
-    log.info("client closed the request", { request_id: context.requestId, method: context.method, path: context.url.pathname });
+    log.info("client closed the request", { request_id: context.requestId, method: context.method, path: context.route });
     return new ApiError("invalid_json", { message: "The request body ended early." });
   }
   if (isDatabaseUnavailable(thrown)) {
-    log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.url.pathname, ...describeError(thrown) });
+    log.warn("database unavailable", { correlation_id: correlationId, request_id: context.requestId, path: context.route, ...describeError(thrown) });
     return new ApiError("service_unavailable", { retryAfterMs: UNAVAILABLE_RETRY_AFTER_MS });
   }
   log.error("unhandled error", {
     correlation_id: correlationId,
     request_id: context.requestId,
     method: context.method,
-    path: context.url.pathname,
+    path: context.route,
     ...describeError(thrown),
   });
   return new ApiError("internal_error");
@@ -111,7 +119,7 @@ export function finishRequest(response: Response, context: RequestContext): Resp
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   log.info("request", {
     method: context.method,
-    path: context.url.pathname,
+    path: context.route,
     status: response.status,
     duration_ms: Math.round((performance.now() - context.startedAt) * 10) / 10,
     request_id: context.requestId,

@@ -12,6 +12,9 @@ export interface RegisteredEndpoint {
   config: Endpoint["config"];
 }
 
+/** Where each ring's routes are served: a route's full path is its ring's base path and its pattern. */
+export const RING_BASE_PATHS: Record<Ring, string> = { partner: "/partner/v1", public: "/public/v1", site: "" };
+
 const registered = new Map<string, RegisteredEndpoint>();
 
 export function registerEndpoint(endpoint: RegisteredEndpoint): void {

@@ -254,9 +254,9 @@ async function parseRequestBody(declared: Endpoint["config"], request: Request, 
   }
 }
 
-async function runEndpoint(ring: Ring, target: Endpoint, request: Request, routeContext: NextRouteContext): Promise<Response> {
+async function runEndpoint(ring: Ring, path: string, target: Endpoint, request: Request, routeContext: NextRouteContext): Promise<Response> {
   const declared = target.config;
-  const context = startRequest(request, ring);
+  const context = startRequest(request, ring, path);
   let response: Response;
   let release = nothingToRelease;
   try {
@@ -376,9 +376,9 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
  * A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings, or against
  * the route's own bucket when its endpoints have one.
  */
-function answerWith(ring: Ring, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
+function answerWith(ring: Ring, path: string | null, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
   return async (request) => {
-    const context = startRequest(request, ring);
+    const context = startRequest(request, ring, path);
     try {
       if (addressLimit) await meterAddressRequest(addressLimit, request, context);
       else if (ring === "public") await meterPublicRequest(request, context);
@@ -403,20 +403,20 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
   const allowed = [...declared, ...(endpoints.GET ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const ownBucket = Object.values(endpoints).find((target) => target?.config.addressLimit)?.config.addressLimit;
   const anyOriginMethods = new Set(declared.filter((method) => endpoints[method]?.config.anyOrigin));
-  const methodNotAllowed = answerWith(ring, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
+  const methodNotAllowed = answerWith(ring, path, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;
     assertGuardsDeclared(ring, `${method} ${path}`, target);
     registerEndpoint({ ring, method, path, config: target.config });
-    return (request, context) => runEndpoint(ring, target, request, context);
+    return (request, context) => runEndpoint(ring, path, target, request, context);
   };
   const get = handlerFor("GET");
   return {
     GET: get,
     HEAD: endpoints.GET ? async (request, context) => withoutBody(await get(request, context)) : methodNotAllowed,
     OPTIONS: async (request) => {
-      const context = startRequest(request, ring);
+      const context = startRequest(request, ring, path);
       return finishRequest(new Response(null, { status: 204, headers: { Allow: allowed, ...preflightHeaders(ring, request, allowed, anyOriginMethods) } }), context);
     },
     POST: handlerFor("POST"),
@@ -428,6 +428,6 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
 
 /** Every method of an unmatched path under a ring answers 404 `route_not_found`. */
 export function unmatchedRoute(ring: Ring): RouteHandlers {
-  const notFound = answerWith(ring, () => new ApiError("route_not_found"));
+  const notFound = answerWith(ring, null, () => new ApiError("route_not_found"));
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, notFound])) as RouteHandlers;
 }

@@ -21,7 +21,7 @@ import { assertSameEnvironment, type Tenant } from "../tenant";
 import { identityProviderFor } from "./choose-provider";
 import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider, type IdentityResult } from "./provider";
 import type { IdentityPerson } from "./schemas";
-import { serializeIdentityCheck, type CheckedPerson, type VerificationObject } from "./serialize";
+import { serializeIdentityCheck, serializeIdentityCheckEvent, type CheckedPerson, type VerificationObject } from "./serialize";
 
 /**
  * Identity is checked before a decision is made: while the applicant completes the journey (`created`),
@@ -145,7 +145,7 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
     },
   });
   const verification = serializeIdentityCheck(check, application);
-  await recordEvents(transaction, [{ projectId: tenant.projectId, environment: tenant.environment, type: EVENT_TYPES[status], object: verification, createdAt: now }]);
+  await recordEvents(transaction, [{ projectId: tenant.projectId, environment: tenant.environment, type: EVENT_TYPES[status], object: serializeIdentityCheckEvent(check, application), createdAt: now }]);
   return verification;
 }
 

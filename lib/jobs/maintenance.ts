@@ -1,7 +1,9 @@
 // Periodic housekeeping, run hourly by the background driver: deletes of rows past their retention
 // (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their last
-// message, the partner MCP server's audit rows 395 days). Deletes are idempotent, so several processes running them is harmless.
+// message, the partner MCP server's audit rows 395 days) and erasure of applicants' personal data past its retention
+// (lib/applications/personal-data.ts). All are idempotent, so several processes running them is harmless.
 // It also disables webhook endpoints whose URL is not https, each under its row lock, so that too is done once.
+import { eraseDuePersonalData } from "../applications/personal-data";
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
@@ -16,6 +18,7 @@ type MaintenanceReport = {
   supportSessionsPruned: number;
   mcpToolCallsPruned: number;
   insecureWebhookEndpointsDisabled: number;
+  personalDataErased: number;
 };
 
 export async function runMaintenance(): Promise<MaintenanceReport> {
@@ -26,5 +29,6 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
     supportSessionsPruned: await pruneExpiredSupportSessions(),
     mcpToolCallsPruned: await pruneExpiredToolCalls(),
     insecureWebhookEndpointsDisabled: await disableInsecureWebhookEndpoints(),
+    personalDataErased: await eraseDuePersonalData(),
   };
 }

@@ -8,6 +8,12 @@ export const journeyTokenParamsSchema = z.strictObject({ token: requestString().
 
 export const journeyStepParamsSchema = journeyTokenParamsSchema.extend({ step: z.enum([...FORM_STEPS, "offer"]) });
 
+/** The address of a journey's page: its token, and the step (`/apply/{token}/{step}`). */
+export const journeyPageParamsSchema = journeyTokenParamsSchema.extend({ step: z.enum(JOURNEY_STEPS) });
+
+/** What `/apply/{token}` reads from its query: the caller's `state`, carried to the redirect at the end. */
+export const journeyEntryQuerySchema = z.strictObject({ state: requestString() });
+
 export const journeyStatusSchema = z
   .strictObject({ step: z.enum([...JOURNEY_STEPS, "withdrawn", "expired"]), under_review: z.boolean() })
   .meta({ description: "The step the application is at, or why it can no longer be completed, and whether an underwriter is reviewing it." });

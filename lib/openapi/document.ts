@@ -6,7 +6,7 @@
 // handler declares (`errors`). scripts/openapi.ts writes the documents; app/openapi serves them.
 import { z } from "zod";
 import { describeErrorCode, ERROR_CATALOGUE, type ErrorCode, type Ring } from "../errors";
-import type { RegisteredEndpoint } from "../http/route-registry";
+import { RING_BASE_PATHS, type RegisteredEndpoint } from "../http/route-registry";
 import { GRANTABLE_SCOPES } from "../oauth/scopes";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
 
@@ -26,7 +26,7 @@ interface RingDescription {
 export const RINGS: Record<Ring, RingDescription> = {
   partner: {
     title: "Partner API",
-    basePath: "/partner/v1",
+    basePath: RING_BASE_PATHS.partner,
     description:
       "Applications, decisions, accounts, identity checks, keys, webhook endpoints and events for partners. Authenticate with an access token from " +
       "`POST /partner/v1/oauth/token` (client credentials: your client id and a secret key). The token's environment " +
@@ -35,14 +35,14 @@ export const RINGS: Record<Ring, RingDescription> = {
   },
   public: {
     title: "Public API",
-    basePath: "/public/v1",
+    basePath: RING_BASE_PATHS.public,
     description:
       "Products, pricing, quotes, loyalty tiers, billers, CMS pages, health, consent, enquiries and support chat. " +
       "No authentication; each client address may make 60 requests per 60 seconds.",
   },
   site: {
     title: "Site interface",
-    basePath: "",
+    basePath: RING_BASE_PATHS.site,
     description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, this reference, the hosted journey's forms, and apply.js with its start endpoint.",
   },
 };

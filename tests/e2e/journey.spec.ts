@@ -3,7 +3,7 @@
 // state; a declined and a referred company each see what happens next; a reload mid-journey resumes, and the
 // progress list links back to finished steps; a later step asked for by its address is refused; every page
 // passes axe (no serious or critical violation) on a desktop and a phone, logs no console error and carries the
-// journey's security headers.
+// journey's security headers. A `state` in handoff_url that is not text is ignored, never a 500.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
@@ -189,4 +189,13 @@ test("an unknown link says so plainly", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This application link is not valid");
   await checkPage(page, "unknown-link");
   expect(consoleErrors).toEqual([]);
+});
+
+test("a state that is not text (a NUL) is ignored: the journey opens at its step", async ({ page, request }) => {
+  const { path } = await startApplication(request, "e2e journey bad state", APPROVED);
+  const response = await request.get(`${path}?state=%00`, { maxRedirects: 0 });
+  expect(response.status()).toBe(307);
+  expect(response.headers().location).toBe(`${path}/company`);
+  await page.goto(`${path}?state=%00`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
 });

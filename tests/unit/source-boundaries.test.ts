@@ -1,6 +1,7 @@
 // Boundaries the source keeps, checked by reading it: lib/ never imports from inngest/ (the functions there are
 // thin callers of lib/, not the other way round); configuration is read from the environment only in
-// lib/env.ts; strings from outside are built on requestString (lib/http/request-string.ts); and lib/ takes the
+// lib/env.ts; strings from outside are built on requestString (lib/http/request-string.ts), and pages read their
+// address through it (lib/http/page-values.ts); and lib/ takes the
 // time from the clock (lib/clock.ts), so tests can freeze it. scripts/ and tests/ are outside these rules: they
 // set up the environment the app reads.
 import path from "node:path";
@@ -50,6 +51,17 @@ describe("source boundaries", () => {
     const bareString = /\bz\s*\.\s*string\s*\(|(?<!\.pipe\(\s*)\bz\s*\.\s*url\s*\(/;
     const offending = files.filter(({ file, text }) => /^(lib|app)\//.test(file) && !NOT_INPUT_FILES.has(file) && bareString.test(text)).map(({ file }) => file);
     expect(offending).toEqual([]);
+  });
+
+  it("reads a page's address (params, searchParams) only through readPageValues, on the same string rule", () => {
+    const pages = files.filter(({ file }) => file.startsWith("app/") && file.endsWith("/page.tsx"));
+    expect(pages.map(({ file }) => file)).toEqual(expect.arrayContaining(["app/(apply)/apply/[token]/page.tsx", "app/(apply)/pay/[token]/page.tsx", "app/(widget)/v1/demo/page.tsx"]));
+    const offending = pages.filter(({ text }) => {
+      const reads = text.match(/\bawait\s+(params|searchParams)\b/g)?.length ?? 0;
+      const checked = text.match(/\breadPageValues\([^;]*?\bawait\s+(params|searchParams)\b/g)?.length ?? 0;
+      return reads !== checked || /\(await\s+(params|searchParams)\)\./.test(text);
+    });
+    expect(offending.map(({ file }) => file)).toEqual([]);
   });
 
   it("takes the time from the clock, not Date.now(), outside the rate limiter's real-time measurements", () => {

@@ -388,7 +388,7 @@ describe("POST /test_helpers/applications/{id}/fund", () => {
       reference: "ref-12345678",
       ...decision.offer,
       accepted_at: at(60_000),
-      signatory_name: null,
+      signed: false,
     });
     expect(events[3]!.object).toMatchObject({
       principal_pence: 5_000_000,

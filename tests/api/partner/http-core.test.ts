@@ -20,14 +20,14 @@ const probeBody = z.strictObject({
 
 // Probes sit on the site ring (no bearer token); the partner ring's bearer step is tested with real routes.
 const probeRoutes = {
-  "/partner/v1/_probe": defineRoute("site", "/_probe", {
+  "/partner/v1/_probe": defineRoute("site", "/partner/v1/_probe", {
     POST: endpoint({ body: probeBody, handler: ({ body }) => created({ object: "probe", received: body }) }),
     GET: endpoint({
       query: z.strictObject({ colour: z.enum(["red", "blue"]).optional() }),
       handler: ({ query }) => ok({ object: "probe", colour: query.colour ?? null }),
     }),
   }),
-  "/partner/v1/_probe/fail": defineRoute("site", "/_probe/fail", {
+  "/partner/v1/_probe/fail": defineRoute("site", "/partner/v1/_probe/fail", {
     GET: endpoint({
       handler: () => {
         throw new Error("database password is hunter2");
@@ -39,7 +39,7 @@ const probeRoutes = {
       },
     }),
   }),
-  "/partner/v1/_probe/malformed-query": defineRoute("site", "/_probe/malformed-query", {
+  "/partner/v1/_probe/malformed-query": defineRoute("site", "/partner/v1/_probe/malformed-query", {
     // A message PostgreSQL cannot read: the NUL ends the simple query early (08P01 protocol_violation).
     GET: endpoint({ handler: async () => ok((await sharedPool().query("SELECT 'a\u0000b'")).rows) }),
   }),

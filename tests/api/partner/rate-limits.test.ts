@@ -114,7 +114,7 @@ describe("the project bucket", () => {
 });
 
 describe("sub-limits and concurrency", () => {
-  const context = () => startRequest(new Request("http://test/partner/v1/applications", { method: "POST" }), "partner");
+  const context = () => startRequest(new Request("http://test/partner/v1/applications", { method: "POST" }), "partner", "/applications");
   const principal = (projectId: string): Principal => ({
     projectId,
     clientId: "svc_client_test",

@@ -144,8 +144,9 @@ describe("the white-label flow", () => {
       application_id: id,
       principal_pence: 1_000_000,
       accepted_at: T0,
-      signatory_name: "Ada Lovelace",
+      signed: true,
     });
+    expect(events.find((event) => event.type === "offer.accepted")!.object).not.toHaveProperty("signatory_name");
     expect(await db().decision.findUniqueOrThrow({ where: { id: decision.id } })).toMatchObject({ signatoryName: "Ada Lovelace", acceptedAt: new Date(T0) });
   });
 

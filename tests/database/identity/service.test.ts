@@ -11,6 +11,7 @@ import { openJourney } from "@/lib/journey/journey";
 import type { IdentityPerson } from "@/lib/identity/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
+import { verificationEventOf } from "../../helpers/identity";
 
 const ADA: IdentityPerson = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1985-12-10", role: "director" };
 const REVIEWED: IdentityPerson = { first_name: "Alan", last_name: "Review", date_of_birth: "1982-06-23", role: "psc" };
@@ -47,7 +48,7 @@ describe("runIdentityCheck", () => {
     const { tenant, applicationId } = await sandboxApplication();
     const check = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
     const [event] = await db().event.findMany({ where: { projectId: tenant.projectId, type: { startsWith: "identity." } } });
-    expect(event).toMatchObject({ type: "identity.review_required", object: check });
+    expect(event).toMatchObject({ type: "identity.review_required", object: verificationEventOf(check) });
   });
 });
 

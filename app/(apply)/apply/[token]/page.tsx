@@ -1,8 +1,11 @@
 // /apply/{token} — where handoff_url lands (docs/hosted-journey.md): the application's journey opens at the step
-// it has reached. A `state` in the address is kept for the redirect at the end.
+// it has reached. A `state` in the address is kept for the redirect at the end (one that is not request text,
+// lib/http/page-values.ts, is ignored).
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { readPageValues } from "@/lib/http/page-values";
 import { openJourney } from "@/lib/journey/journey";
+import { journeyEntryQuerySchema, journeyTokenParamsSchema } from "@/lib/journey/schemas";
 import { JourneyFrame } from "./journey-parts";
 import { ClosedPage, NotFoundJourney } from "./steps";
 import "../../hosted.css";
@@ -14,9 +17,9 @@ export const metadata: Metadata = { title: "Your application", robots: { index: 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function JourneyEntry({ params, searchParams }: Props) {
-  const { token } = await params;
-  const { state } = await searchParams;
-  const journey = await openJourney(token, { callerState: typeof state === "string" ? state : undefined });
+  const { token } = readPageValues(journeyTokenParamsSchema.shape, await params);
+  const { state } = readPageValues(journeyEntryQuerySchema.shape, await searchParams);
+  const journey = token ? await openJourney(token, { callerState: state }) : null;
   if (!journey) {
     return (
       <JourneyFrame step={null}>
@@ -31,5 +34,5 @@ export default async function JourneyEntry({ params, searchParams }: Props) {
       </JourneyFrame>
     );
   }
-  redirect(`/apply/${token}/${journey.current}`);
+  redirect(`/apply/${journey.token}/${journey.current}`);
 }

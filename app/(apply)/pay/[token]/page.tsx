@@ -4,7 +4,9 @@
 // says so and offers the way back to the partner's `redirect_uri`, with `payment_id` appended.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { readPageValues } from "@/lib/http/page-values";
 import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
+import { paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
 import type { PaymentFailureCode } from "@/lib/payments/serialize";
 import { formatPounds, formatUkTime } from "../../format";
 import "../../hosted.css";
@@ -35,7 +37,7 @@ const FAILURE_EXPLANATIONS: Record<PaymentFailureCode, string> = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const page = await paymentPageFor((await params).token);
+  const page = await pageOf(params);
   return { ...PRIVATE_PAGE, title: page ? TITLES[page.state] : "Payment link not found" };
 }
 
@@ -156,10 +158,17 @@ function Outcome({ page }: { page: PaymentPage }) {
   }
 }
 
+/** The link the address names, or null for a token that names none (or is not a token). */
+async function pageOf(params: Props["params"]): Promise<(PaymentPage & { token: string }) | null> {
+  const { token } = readPageValues(paymentLinkTokenParamsSchema.shape, await params);
+  const page = token ? await paymentPageFor(token) : null;
+  return page && token ? { ...page, token } : null;
+}
+
 export default async function PaymentLinkPage({ params }: Props) {
-  const { token } = await params;
-  const page = await paymentPageFor(token);
+  const page = await pageOf(params);
   if (!page) notFound();
+  const { token } = page;
   return (
     <main className="page payment">
       <p className="payment-eyebrow">Lending Platform · Secure payment</p>

@@ -2,7 +2,8 @@
 // demo project's sandbox publishable key, shows what the callbacks receive, and the snippet that does it. Back
 // from the whole-window journey of a phone, it shows the application_id the return address carries.
 import type { Metadata } from "next";
-import { demoPublishableKey } from "@/lib/apply-widget/demo";
+import { demoPublishableKey, demoQuerySchema } from "@/lib/apply-widget/demo";
+import { readPageValues } from "@/lib/http/page-values";
 import { config } from "@/lib/env";
 import { DemoLauncher } from "./demo-launcher";
 import "./demo.css";
@@ -13,8 +14,7 @@ export const metadata: Metadata = { title: "apply.js demo", description: "Start 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ApplyJsDemo({ searchParams }: Props) {
-  const { application_id: returned } = await searchParams;
-  const returnedId = typeof returned === "string" && /^app_[0-9a-z]{1,64}$/.test(returned) ? returned : null;
+  const returnedId = readPageValues(demoQuerySchema.shape, await searchParams).application_id ?? null;
   const publishableKey = await demoPublishableKey();
   const scriptUrl = `${config().JS_URL}/v1/apply.js`;
   return (

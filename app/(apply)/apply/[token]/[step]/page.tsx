@@ -3,8 +3,10 @@
 // page says where the application stands instead.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { readPageValues } from "@/lib/http/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
-import { isJourneyStep, stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
+import { journeyPageParamsSchema } from "@/lib/journey/schemas";
+import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { tenantNow } from "@/lib/tenant-clock";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
@@ -17,14 +19,14 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ token: string; step: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { step } = await params;
-  return { title: isJourneyStep(step) ? STEP_TITLES[step] : "Your application", robots: { index: false, follow: false } };
+  const { step } = readPageValues(journeyPageParamsSchema.shape, await params);
+  return { title: step ? STEP_TITLES[step] : "Your application", robots: { index: false, follow: false } };
 }
 
 export default async function JourneyStepPage({ params }: Props) {
-  const { token, step } = await params;
-  const journey = isJourneyStep(step) ? await openJourney(token) : null;
-  if (!journey || !isJourneyStep(step)) return frame(null, <NotFoundJourney />);
+  const { token, step } = readPageValues(journeyPageParamsSchema.shape, await params);
+  const journey = token && step ? await openJourney(token) : null;
+  if (!journey || !token || !step) return frame(null, <NotFoundJourney />);
   const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
   const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
