@@ -7,7 +7,7 @@ import { db } from "../db";
 import { config } from "../env";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { describeError, log } from "../log";
+import { log } from "../log";
 
 export interface NewNotification {
   projectId: string;
@@ -56,11 +56,24 @@ export async function sendPendingNotifications(mailer: Mailer | null = config().
       await db().notification.update({ where: { id: notification.id }, data: { sentAt: clock.now(), claimedUntil: null } });
       sent += 1;
     } catch (error) {
-      log.warn("notification email failed", { notification_id: notification.id, ...describeError(error) });
+      log.warn("notification email failed", { notification_id: notification.id, ...describeMailError(error) });
       await db().notification.update({ where: { id: notification.id }, data: { sendError: error instanceof Error ? error.message : String(error), claimedUntil: null } });
     }
   }
   return sent;
+}
+
+/**
+ * What a failed send can tell the log: the error's kind and the mail server's reply code, never its words, which
+ * name the recipient ("550 <owner@…>: Recipient address rejected").
+ */
+function describeMailError(error: unknown): Record<string, unknown> {
+  const { name, code, responseCode } = (typeof error === "object" && error !== null ? error : {}) as { name?: unknown; code?: unknown; responseCode?: unknown };
+  return {
+    error_name: typeof name === "string" ? name : typeof error,
+    ...(typeof code === "string" ? { error_code: code } : {}),
+    ...(typeof responseCode === "number" ? { smtp_response_code: responseCode } : {}),
+  };
 }
 
 /**

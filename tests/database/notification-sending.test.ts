@@ -11,6 +11,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { NOTIFICATION_CLAIM_MS, recordNotification, sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
+import { captureLogs } from "../helpers/logs";
 import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { createTestProject } from "../helpers/partner";
 
@@ -92,5 +93,22 @@ describe("the send-notifications pass", () => {
     expect(await sendPendingNotifications(mailer)).toBe(1);
     expect(sent).toEqual([expectedMessage(notification!.subject, 1)]);
     expect(await db().notification.findUniqueOrThrow({ where: { id: notification!.id } })).toMatchObject({ sentAt: new Date(T0.getTime() + NOTIFICATION_CLAIM_MS), sendError: null });
+  });
+
+  it("logs a refused email without the mail server's words, which name the recipient", async () => {
+    freezeClock(T0);
+    const [notification] = await notificationsFor(1);
+    const refusal = Object.assign(new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${OWNER_EMAIL}>: Recipient address rejected`), {
+      code: "EENVELOPE",
+      responseCode: 550,
+    });
+    const refusing: Mailer = { send: async () => Promise.reject(refusal) };
+
+    const { entries } = await captureLogs(() => sendPendingNotifications(refusing));
+
+    expect(entries.filter(({ msg }) => msg === "notification email failed").map(({ time, ...entry }) => entry)).toEqual([
+      { level: "warn", msg: "notification email failed", notification_id: notification!.id, error_name: "Error", error_code: "EENVELOPE", smtp_response_code: 550 },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(OWNER_EMAIL);
   });
 });

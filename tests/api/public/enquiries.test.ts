@@ -106,6 +106,7 @@ describe("recording an enquiry", () => {
         apiVersion: CURRENT_API_VERSION,
         object: body,
         createdAt: now,
+        recordedAt: now,
       },
     ]);
     expect(JSON.stringify(events)).not.toContain("ada@example.co.uk");
