@@ -26,3 +26,8 @@ export async function cacheLookup(companyNumber: string, lookup: CompanyLookup):
   const fields = { answer: lookup as unknown as Prisma.InputJsonValue, lookedUpAt, expiresAt: new Date(lookedUpAt.getTime() + lookupTtlMs(lookup)) };
   await db().registryLookup.upsert({ where: { companyNumber }, create: { companyNumber, ...fields }, update: fields });
 }
+
+/** Deletes the answers past their time (the hourly maintenance): a number not asked about again leaves no row. */
+export async function pruneExpiredLookups(): Promise<number> {
+  return (await db().registryLookup.deleteMany({ where: { expiresAt: { lte: clock.now() } } })).count;
+}

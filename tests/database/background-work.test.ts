@@ -510,7 +510,7 @@ describe("the Inngest functions", () => {
     expect(error).toBeUndefined();
     // At least ours: other files' keys past retention are pruned too.
     expect((result as { idempotencyKeysPruned: number }).idempotencyKeysPruned).toBeGreaterThanOrEqual(1);
-    expect(Object.keys(result as object)).toEqual(["idempotencyKeysPruned", "eventsPruned", "enquiriesPruned", "supportSessionsPruned", "mcpToolCallsPruned", "insecureWebhookEndpointsDisabled", "personalDataErased"]);
+    expect(Object.keys(result as object)).toEqual(["idempotencyKeysPruned", "eventsPruned", "enquiriesPruned", "supportSessionsPruned", "mcpToolCallsPruned", "registryLookupsPruned", "insecureWebhookEndpointsDisabled", "personalDataErased"]);
     const left = await db().idempotencyKey.findMany({ where: { projectId: project.project_id }, select: { key: true } });
     expect(left).toEqual([{ key: "fresh" }]);
   });

@@ -8,6 +8,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { runMaintenance } from "@/lib/jobs/maintenance";
 import { REGISTRY_BUDGET } from "@/lib/ratelimit/policies";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -158,5 +160,23 @@ describe("the registry budget", () => {
     await advance(3_000);
     expect((await partnerCreate("63000999")).status).toBe(201);
     expect((await widgetStart("62000999")).status).toBe(201);
+  });
+});
+
+describe("the answers kept", () => {
+  it("leaves no row behind once stale: the hourly maintenance deletes answers past their time", async () => {
+    await freezeAt("2031-03-07T09:00:00.000Z");
+    missing.add("61000405");
+    await runMaintenance(); // the answers of the tests before this one, all stale by now
+    expect((await partnerCreate("61000003")).status).toBe(201);
+    await expectApiError(await partnerCreate("61000405"), 422, "validation_failed");
+    const kept = () => db().registryLookup.findMany({ where: { companyNumber: { in: ["61000003", "61000405"] } }, select: { companyNumber: true }, orderBy: { companyNumber: "asc" } });
+
+    await advance(HOUR_MS);
+    expect(await runMaintenance()).toMatchObject({ registryLookupsPruned: 1 });
+    expect(await kept()).toEqual([{ companyNumber: "61000003" }]);
+    await advance(DAY_MS - HOUR_MS);
+    expect(await runMaintenance()).toMatchObject({ registryLookupsPruned: 1 });
+    expect(await kept()).toEqual([]);
   });
 });
