@@ -53,6 +53,13 @@ const configSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Connections in each app process's PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The most of the pool one project's work may hold at once in a process (lib/pool-bulkhead.ts); its further
+   * work waits in its own queue. Unset: half of DATABASE_POOL_SIZE, at least 1.
+   */
+  DATABASE_PROJECT_CONNECTIONS: z.coerce.number().int().min(1).max(200).optional(),
+  /** Every statement on the pool is cancelled after this long (PostgreSQL's statement_timeout), in milliseconds. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   /** The spec's hosts (page 1). Each defaults to the one origin the app listens on. */
   BASE_URL: httpUrl.optional(),
   HUB_URL: httpUrl.optional(),
