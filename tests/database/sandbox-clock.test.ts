@@ -30,7 +30,7 @@ beforeEach(async () => {
 });
 
 async function setOffset(projectId: string, offsetDays: number) {
-  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays } });
+  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, targetOffsetDays: offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays, targetOffsetDays: offsetDays } });
   forgetProjectState(projectId);
 }
 
