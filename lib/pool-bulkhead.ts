@@ -24,6 +24,8 @@ type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefi
 
 const noop = () => undefined;
 
+const MAX_IDLE_SHARES = 10_000;
+
 /**
  * Puts `share` (per project, at least 1) in front of `pool.connect`, which `pool.query` also goes through. A
  * unit of work already holding a connection gets its next one without waiting (a transaction that reads outside
@@ -35,45 +37,50 @@ export function guardPool(pool: pg.Pool, share: number, timeoutMs: number): pg.P
   const original = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | void;
   const timedOut = () => new Error("timeout exceeded when trying to connect: the project's share of the pool is in use");
 
+  // Kept while idle (making one per connection would cost more than the rest of the check); idle projects are
+  // forgotten only when many have gathered.
+  function shareOf(projectId: string): Semaphore {
+    let places = shares.get(projectId);
+    if (places) return places;
+    if (shares.size >= MAX_IDLE_SHARES) for (const [id, candidate] of shares) if (candidate.idle) shares.delete(id);
+    shares.set(projectId, (places = new Semaphore(share)));
+    return places;
+  }
+
+  // The hot path: no closure is made before a place is had, and one per connection handed out.
+  function checkOut(scope: ProjectScope, places: Semaphore, callback: ConnectCallback): void {
+    scope.connections += 1;
+    original((error, client, done) => {
+      if (error || !client) {
+        scope.connections -= 1;
+        places.give();
+        return callback(error, client, done);
+      }
+      const release = client.release;
+      let given = false;
+      client.release = (releaseError?: Error | boolean) => {
+        if (!given) {
+          given = true;
+          scope.connections -= 1;
+          places.give();
+        }
+        return release(releaseError);
+      };
+      callback(undefined, client, client.release);
+    });
+  }
+
   function connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
     const scope = scopes.getStore();
     if (!scope) return original(callback);
     if (!callback) return new Promise((resolve, reject) => connect((error, client) => (error ? reject(error) : resolve(client!))));
-    let places = shares.get(scope.projectId);
-    if (!places) shares.set(scope.projectId, (places = new Semaphore(share)));
-    const held = places;
-    let given = false;
-    const giveBack = () => {
-      if (given) return;
-      given = true;
-      scope.connections -= 1;
-      held.give();
-      if (held.idle) shares.delete(scope.projectId);
-    };
-    const proceed = () => {
-      scope.connections += 1;
-      original((error, client, done) => {
-        if (error || !client) {
-          giveBack();
-          return callback(error, client, done);
-        }
-        const release = client.release;
-        client.release = (releaseError?: Error | boolean) => {
-          giveBack();
-          return release(releaseError);
-        };
-        callback(undefined, client, client.release);
-      });
-    };
-    if (scope.connections > 0) {
-      held.takeNow();
-      return proceed();
+    const places = shareOf(scope.projectId);
+    if (scope.connections > 0) places.takeNow();
+    else if (!places.tryTake()) {
+      places.take(timeoutMs, timedOut).then(() => checkOut(scope, places, callback), (error: Error) => callback(error, undefined, noop));
+      return;
     }
-    if (held.tryTake()) return proceed();
-    held.take(timeoutMs, timedOut).then(proceed, (error: Error) => {
-      if (held.idle) shares.delete(scope.projectId);
-      callback(error, undefined, noop);
-    });
+    checkOut(scope, places, callback);
   }
 
   pool.connect = connect as typeof pool.connect;

@@ -45,7 +45,9 @@ it("keeps another project's reads within the p99 budget while one project holds 
     201,
   );
   const read = `${server.url}/partner/v1/applications/${application.id}`;
-  await timedRead(read, otherToken);
+  const readTwenty = () => Promise.all(Array.from({ length: 20 }, () => timedRead(read, otherToken)));
+  // Warm, as the bench's own warm-up is: the measured reads run compiled code, not the first calls' interpreter.
+  for (let round = 0; round < 5; round += 1) await readTwenty();
 
   const lock = await holdProbeLock();
   const slow = Array.from({ length: SLOW_REQUESTS }, () => fetch(`${server.url}${HELD_PROBE_PATH}`, bearer(slowToken)).then((answer) => answer.status, String));
@@ -53,7 +55,7 @@ it("keeps another project's reads within the p99 budget while one project holds 
   try {
     // The slow project's share is waiting in PostgreSQL; the rest of its requests wait in its own queue.
     await eventually(() => lock.waiting(), (waiting) => waiting === share);
-    for (let round = 0; round < 5; round += 1) latencies.push(...(await Promise.all(Array.from({ length: 20 }, () => timedRead(read, otherToken)))));
+    for (let round = 0; round < 5; round += 1) latencies.push(...(await readTwenty()));
     expect(await lock.waiting()).toBe(share);
   } finally {
     await lock.release();
