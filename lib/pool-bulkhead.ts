@@ -20,6 +20,11 @@ export function runForProject<T>(projectId: string, work: () => T): T {
   return scopes.run({ projectId, connections: 0 }, work);
 }
 
+/** Runs `work` as no project's: for one query that serves several projects at once (a batched read). */
+export function outsideProjects<T>(work: () => T): T {
+  return scopes.exit(work);
+}
+
 type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: Error | boolean) => void) => void;
 
 const noop = () => undefined;

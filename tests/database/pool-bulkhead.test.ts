@@ -3,9 +3,13 @@
 // of work already holding a connection is not made to wait for itself, and a wait too long fails as the pool's.
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApplication } from "@/lib/applications/create";
+import { retrieveApplication } from "@/lib/applications/queries";
 import { config } from "@/lib/env";
-import { isDatabaseUnavailable } from "@/lib/db";
+import { isDatabaseUnavailable, projectShareOfPool, sharedPool } from "@/lib/db";
 import { guardPool, runForProject } from "@/lib/pool-bulkhead";
+import type { Tenant } from "@/lib/tenant";
+import { createTestProject } from "../helpers/partner";
 
 const SHARE = 2;
 let pool: pg.Pool;
@@ -69,5 +73,27 @@ describe("a project's share", () => {
     expect(isDatabaseUnavailable(refused)).toBe(true);
     for (const client of held) client.release();
     expect((await runForProject("proj_a", () => pool.query("SELECT 3 AS three"))).rows).toEqual([{ three: 3 }]);
+  });
+});
+
+describe("the app's pool", () => {
+  it("answers a project's batched read at once while another project, read in the same turn, has its share in use", async () => {
+    const tenants: Tenant[] = [];
+    for (let index = 0; index < 2; index += 1) tenants.push({ projectId: (await createTestProject()).project_id, environment: "sandbox" });
+    const [busy, other] = tenants as [Tenant, Tenant];
+    const applications = await Promise.all(
+      tenants.map((tenant) => createApplication({ tenant, input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } } })),
+    );
+    const held = await runForProject(busy.projectId, () => Promise.all(Array.from({ length: projectShareOfPool(config()) }, () => sharedPool().connect())));
+
+    // Both reads join one batch, which the busy project's read started: the batch serves both, and is neither's.
+    const busyRead = runForProject(busy.projectId, () => retrieveApplication({ tenant: busy, id: applications[0]!.id }));
+    const otherRead = runForProject(other.projectId, () => retrieveApplication({ tenant: other, id: applications[1]!.id }));
+    try {
+      expect(JSON.parse((await otherRead).text)).toMatchObject({ id: applications[1]!.id });
+      expect(JSON.parse((await busyRead).text)).toMatchObject({ id: applications[0]!.id });
+    } finally {
+      for (const client of held) client.release();
+    }
   });
 });
