@@ -23,7 +23,11 @@ import { withTimeout } from "../with-timeout";
 import { DUE_WORK } from "./due-work";
 import { serializeTestClock } from "./serialize";
 
-/** How long an advance's process is trusted without news: each batch it commits renews the lease. */
+/**
+ * How long an advance's process is trusted without news: each batch it commits renews the lease. An advance kept
+ * waiting longer for its turn (many sandboxes advancing at once) may be taken over by another process meanwhile;
+ * that costs only work, as every batch is idempotent and each day is moved past once.
+ */
 const ADVANCE_LEASE_MS = 60_000;
 
 /**
@@ -97,10 +101,16 @@ function inAdvanceLane<T>(work: () => Promise<T>): Promise<T> {
   return lane.take().then(() => work().finally(() => lane.give()));
 }
 
-/** Runs the project's claimed advance to its target (in this process, once), in the project's share of the pool. */
-export function runClockAdvance(projectId: string): Promise<void> {
+/**
+ * Runs the project's claimed advance to its target, in the project's share of the pool. One run per project in
+ * this process: asked again while one runs (a new advance claimed as the last finishes), it runs again after.
+ */
+function runClockAdvance(projectId: string): Promise<void> {
   const current = running.get(projectId);
-  if (current) return current;
+  if (current) return current.then(
+    () => runClockAdvance(projectId),
+    () => runClockAdvance(projectId),
+  );
   const advance = runForProject(projectId, () => advanceToTarget({ projectId, environment: "sandbox" })).finally(() => running.delete(projectId));
   running.set(projectId, advance);
   return advance;
