@@ -58,9 +58,4 @@ export class Semaphore {
   get idle(): boolean {
     return this.held === 0 && this.waiting.length === 0;
   }
-
-  /** Places held now, for tests and health. */
-  get inUse(): number {
-    return this.held;
-  }
 }
