@@ -161,9 +161,10 @@ const configSchema = z.object({
   STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /**
    * A sandbox test-clock advance that has not finished after this long answers 202 with the clock `advancing`
-   * and goes on in the background (docs/sandbox.md, "Test clock"); 0 answers 202 at once.
+   * and goes on in the background (docs/sandbox.md, "Test clock"); 0 answers 202 at once. At most 30 s, well
+   * within the 60 s a request's concurrency slot lives, so the request holds its slot for as long as it runs.
    */
-  SANDBOX_CLOCK_ANSWER_WITHIN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  SANDBOX_CLOCK_ANSWER_WITHIN_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
   /** Rows a test-clock advance moves in one transaction (per due-work entry and day). */
   SANDBOX_CLOCK_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
   /**

@@ -4,7 +4,7 @@
 // leaves other projects and the live environment on real time. The real clock is frozen in 2096, so other
 // files' sweeps, on real time or their own frozen clocks, never meet these rows. Every advance here answers once
 // done (a long one's 202 and background run are test-clock-advancing.test.ts's).
-process.env.SANDBOX_CLOCK_ANSWER_WITHIN_MS = "60000";
+process.env.SANDBOX_CLOCK_ANSWER_WITHIN_MS = "30000";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock, restoreClock } from "@/lib/clock";
