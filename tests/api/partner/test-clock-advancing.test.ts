@@ -94,7 +94,7 @@ describe("a long advance", () => {
 
     // The first due date is 31 days on: the advance stops at the held account, on day 31, with days 1 to 30 and
     // the other account's collection committed, and readable from anywhere.
-    await eventually(() => sessionsWaitingOn(lock.pid), (waiting) => waiting === 1);
+    await eventually(() => sessionsWaitingOn(lock.pid), (waiting) => waiting === 1, { timeoutMs: 20_000 });
     expect(await readClock(sandbox)).toEqual({ object: "test_clock", livemode: false, now: at(30), offset_days: 30, status: "advancing", target_offset_days: 40 });
     expect(await collections(first!)).toEqual([["settled", at(31)]]);
     expect(await collections(held!)).toEqual([]);
