@@ -10,7 +10,7 @@
 // the batches of a day half done are found done or redone, as every due-work entry is idempotent.
 import { clock, DAY_MS } from "../clock";
 import { db, sqlState, transact, type TransactionKind } from "../db";
-import { config } from "../env";
+import { config, type Config } from "../env";
 import { ApiError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { describeError, log } from "../log";
@@ -91,13 +91,17 @@ export async function advanceTestClock({ tenant, days, answerWithinMs = config()
 const running = new Map<string, Promise<void>>();
 
 /**
- * Advances' transactions this process runs at once: a quarter of the pool (at least 1), so however many
- * sandboxes advance together, the rest of the pool is left to other work.
+ * Advances' transactions a process runs at once: a quarter of the pool (at least 1), so however many sandboxes
+ * advance together, the rest of the pool is left to other work.
  */
+export function advanceLaneSize(settings: Pick<Config, "DATABASE_POOL_SIZE">): number {
+  return Math.max(1, Math.floor(settings.DATABASE_POOL_SIZE / 4));
+}
+
 let advanceLane: Semaphore | undefined;
 
 function inAdvanceLane<T>(work: () => Promise<T>): Promise<T> {
-  const lane = (advanceLane ??= new Semaphore(Math.max(1, Math.floor(config().DATABASE_POOL_SIZE / 4))));
+  const lane = (advanceLane ??= new Semaphore(advanceLaneSize(config())));
   return lane.take().then(() => work().finally(() => lane.give()));
 }
 

@@ -12,7 +12,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { retrieveTestClock } from "@/lib/sandbox-clock/service";
+import { advanceLaneSize, retrieveTestClock } from "@/lib/sandbox-clock/service";
 import { config } from "@/lib/env";
 import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -134,7 +134,8 @@ describe("a long advance", () => {
     for (const sandbox of sandboxes) expect((await expectJson(await call(sandbox, "POST", "/test_helpers/clock/advance", { days: 40 }), 202)).status).toBe("advancing");
     // Every advance reaches day 31 and waits for its account, but only a quarter of the pool's connections may
     // carry advances at once: the others wait in the process, holding none.
-    const lane = Math.max(1, Math.floor(config().DATABASE_POOL_SIZE / 4));
+    const lane = advanceLaneSize(config());
+    expect(lane).toBe(2);
     await eventually(() => sessionsWaitingOn(lock.pid), (waiting) => waiting === lane, { timeoutMs: 20_000 });
 
     const live = await createTestProject();
