@@ -22,7 +22,7 @@ import type { Tenant } from "../tenant";
 import type { TransactionKind } from "../db";
 import { runForProject } from "../pool-bulkhead";
 import { admit, nothingToRelease } from "./admission";
-import { assertSandbox, type Principal } from "./auth";
+import { assertSandbox } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
 import { runIdempotently } from "./idempotent-handler";
 import { meterAddressRequest, meterAnonymousPartnerRequest, meterPublicRequest, meterSubLimit } from "./metering";
@@ -268,12 +268,37 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     }, request, context);
     release = admission.release;
     const principal = admission.principal;
-    // From here on a caller's database work counts against its project's share of the pool (lib/pool-bulkhead.ts).
-    const admitted = () => runAdmitted(declared, principal, request, routeContext, context);
-    response = principal ? await runForProject(principal.projectId, admitted) : await admitted();
-    if (declared.streams && !declared.idempotent) {
-      response = releasingWhenStreamEnds(response, release, request.signal);
-      release = nothingToRelease;
+    if (declared.sandboxOnly && principal) assertSandbox(principal);
+    if (declared.capability && principal) await assertCapability(principal.projectId, declared.capability);
+    const params = await parseParams(declared.params, routeContext);
+    const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
+    const body = await parseRequestBody(declared, request, context);
+    const client = declared.authenticatesClient ? await authenticateClient({ authorization: request.headers.get("authorization"), form: body as ClientCredentialsInput }) : null;
+    const publishableKey = declared.authenticatesPublishableKey ? await authenticatePublishableKeyOf(body, context) : null;
+    const tenant: Tenant | undefined = principal
+      ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }
+      : undefined;
+    const token: BearerToken | undefined = principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined;
+    const handlerInput = { request, context, tenant, token, client: client ?? undefined, publishableKey: publishableKey ?? undefined, params, query, body, transaction: undefined };
+    const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, publishableKey, request }, context);
+    // The handler's database work counts against its caller's project's share of the pool (lib/pool-bulkhead.ts).
+    const forCaller = <T>(work: () => T): T => (principal ? runForProject(principal.projectId, work) : work());
+    if (declared.idempotent) {
+      response = await forCaller(() =>
+        runIdempotently(declared.handler, handlerInput, {
+          tenant,
+          transactionKind: declared.transactionKind,
+          secretFields: declared.secretFields ?? [],
+          beforeHandler: meterOperation,
+        }),
+      );
+    } else {
+      await meterOperation();
+      response = toResponse(await forCaller(() => declared.handler(handlerInput as never)));
+      if (declared.streams) {
+        response = releasingWhenStreamEnds(response, release, request.signal);
+        release = nothingToRelease;
+      }
     }
   } catch (error) {
     response = errorResponse(error, context, declared.errorFormat);
@@ -281,33 +306,6 @@ async function runEndpoint(ring: Ring, target: Endpoint, request: Request, route
     await release();
   }
   return finishWithCors(ring, request, response, context, declared.anyOrigin);
-}
-
-/** The steps after admission: capability, input, the caller's credentials, Idempotency-Key, sub-limit, handler. */
-async function runAdmitted(declared: Endpoint["config"], principal: Principal | null, request: Request, routeContext: NextRouteContext, context: RequestContext): Promise<Response> {
-  if (declared.sandboxOnly && principal) assertSandbox(principal);
-  if (declared.capability && principal) await assertCapability(principal.projectId, declared.capability);
-  const params = await parseParams(declared.params, routeContext);
-  const query = parseWith(declared.query ?? NO_QUERY, searchParamsToObject(context.url.searchParams));
-  const body = await parseRequestBody(declared, request, context);
-  const client = declared.authenticatesClient ? await authenticateClient({ authorization: request.headers.get("authorization"), form: body as ClientCredentialsInput }) : null;
-  const publishableKey = declared.authenticatesPublishableKey ? await authenticatePublishableKeyOf(body, context) : null;
-  const tenant: Tenant | undefined = principal
-    ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }
-    : undefined;
-  const token: BearerToken | undefined = principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined;
-  const handlerInput = { request, context, tenant, token, client: client ?? undefined, publishableKey: publishableKey ?? undefined, params, query, body, transaction: undefined };
-  const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, publishableKey, request }, context);
-  if (declared.idempotent) {
-    return runIdempotently(declared.handler, handlerInput, {
-      tenant,
-      transactionKind: declared.transactionKind,
-      secretFields: declared.secretFields ?? [],
-      beforeHandler: meterOperation,
-    });
-  }
-  await meterOperation();
-  return toResponse(await declared.handler(handlerInput as never));
 }
 
 /** The key a parsed body presents as `publishable_key` (the endpoint's schema requires it), authenticated. */
