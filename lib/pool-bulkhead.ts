@@ -1,8 +1,8 @@
 // The pool's bulkhead (docs/reliability.md, "No tenant can take the platform down"): work done for a project (a
-// bearer-authenticated request's handler, a test-clock advance) runs in that project's scope, and the one pool hands a
-// connection to such work only while the project holds fewer than its share of the pool's connections; the
-// project's further work waits in a queue of its own, in order, rather than in the pool's, where it would stand
-// ahead of every other tenant. Work outside any project's scope (background sweeps, the site) is not gated.
+// bearer-authenticated request's handler, a test-clock advance) runs in that project's scope, and the one pool
+// hands a connection to such work only while the project holds fewer than its share of the pool's connections;
+// the project's further work waits in a queue of its own, in order, rather than in the pool's, where it would
+// stand ahead of every other tenant. Work outside any project's scope (background sweeps, the site) is not gated.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import { Semaphore } from "./semaphore";
