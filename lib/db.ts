@@ -4,7 +4,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { stopChangeFeed } from "./change-feed";
-import { config } from "./env";
+import { config, type Config } from "./env";
+import { guardPool } from "./pool-bulkhead";
 
 export type Database = PrismaClient;
 /** The database or an open transaction: services take this so a caller can make their writes part of its own. */
@@ -39,7 +40,7 @@ export function whenCommitted(transaction: Prisma.TransactionClient, hook: () =>
   hooks.push(hook);
 }
 
-type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: Error | boolean) => void) => void;
 
 /**
  * The pool, letting go of a checked-out connection whose server end has gone. Prisma's driver adapter gives a
@@ -53,16 +54,17 @@ class ConnectionPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
-    // pg-pool's own `query` takes this form, and releases its connection on an error itself.
-    if (callback) return super.connect(callback);
-    return super.connect().then(releasedWhenItEnds);
+    if (!callback) return super.connect().then(releasedWhenItEnds);
+    // pg-pool's own `query` takes this form, and so does the bulkhead (lib/pool-bulkhead.ts) in front of Prisma.
+    super.connect((error, client, done) => (client ? callback(error, releasedWhenItEnds(client), client.release) : callback(error, client, done)));
   }
 }
 
 function releasedWhenItEnds(client: pg.PoolClient): pg.PoolClient {
   const release = client.release;
   let released = false;
-  const onEnd = () => giveBack(new Error("the database connection ended while checked out"));
+  // Through the connection's release as it stands then, so whatever wraps it (the bulkhead's count) hears too.
+  const onEnd = () => client.release(new Error("the database connection ended while checked out"));
   // The error that precedes the end: heard here so that a connection nobody is querying cannot end the process.
   const onError = () => undefined;
   function giveBack(error?: Error | boolean): void {
@@ -83,6 +85,14 @@ interface Connection {
   prisma: PrismaClient;
 }
 
+/** The longest a caller waits for a connection: from the pool, or for its project's share of it. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** The most of the pool one project holds at once (lib/pool-bulkhead.ts): half of it, at least 1, unless configured. */
+export function projectShareOfPool(settings: Pick<Config, "DATABASE_POOL_SIZE" | "DATABASE_PROJECT_CONNECTIONS">): number {
+  return Math.min(settings.DATABASE_POOL_SIZE, settings.DATABASE_PROJECT_CONNECTIONS ?? Math.max(1, Math.floor(settings.DATABASE_POOL_SIZE / 2)));
+}
+
 // Next's dev server re-evaluates modules on change; keep one pool and client per process across reloads.
 const holder = globalThis as unknown as { __lendingDb?: Connection };
 
@@ -90,7 +100,14 @@ function connection(): Connection {
   if (!holder.__lendingDb) {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, which provide one");
-    const pool = new ConnectionPool({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
+    const settings = config();
+    const pool = guardPool(
+      // Every statement is cancelled after DATABASE_STATEMENT_TIMEOUT_MS (sent with the connection's start-up, so
+      // it costs no round trip): no request or job holds a connection on one statement for longer.
+      new ConnectionPool({ connectionString: url, max: settings.DATABASE_POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS }),
+      projectShareOfPool(settings),
+      CONNECT_TIMEOUT_MS,
+    );
     // An idle connection the server drops is reported here; without a listener it would end the process.
     pool.on("error", () => undefined);
     holder.__lendingDb = { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
@@ -143,8 +160,9 @@ export async function disconnectDatabase(): Promise<void> {
 const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
 const ADAPTER_CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 // SQLSTATE class 08 (connection exception) but 08P01 protocol_violation, which is a message we got wrong;
-// 53300 too many connections; 57P01-57P03 the server is shutting down or starting.
-const CONNECTION_SQLSTATES = new Set(["08000", "08001", "08003", "08004", "08006", "08007", "53300", "57P01", "57P02", "57P03"]);
+// 53300 too many connections; 57P01-57P03 the server is shutting down or starting; 57014 a statement cancelled,
+// by its statement_timeout (or an operator): the database too busy to finish it in time, an overload to retry.
+const CONNECTION_SQLSTATES = new Set(["08000", "08001", "08003", "08004", "08006", "08007", "53300", "57P01", "57P02", "57P03", "57014"]);
 // A system call on the database's socket that failed. Node gives a client that hangs up mid-request ECONNRESET
 // too, but that error comes from no system call.
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);

@@ -53,6 +53,13 @@ const configSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Connections in each app process's PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The most of the pool one project's work may hold at once in a process (lib/pool-bulkhead.ts); its further
+   * work waits in its own queue. Unset: half of DATABASE_POOL_SIZE, at least 1.
+   */
+  DATABASE_PROJECT_CONNECTIONS: z.coerce.number().int().min(1).max(200).optional(),
+  /** Every statement on the pool is cancelled after this long (PostgreSQL's statement_timeout), in milliseconds. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   /** The spec's hosts (page 1). Each defaults to the one origin the app listens on. */
   BASE_URL: httpUrl.optional(),
   HUB_URL: httpUrl.optional(),
@@ -160,6 +167,14 @@ const configSchema = z.object({
    * with Last-Event-ID. The stream holds one of its project's concurrent-request slots all that time.
    */
   STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * A sandbox test-clock advance that has not finished after this long answers 202 with the clock `advancing`
+   * and goes on in the background (docs/sandbox.md, "Test clock"); 0 answers 202 at once. At most 30 s, well
+   * within the 60 s a request's concurrency slot lives, so the request holds its slot for as long as it runs.
+   */
+  SANDBOX_CLOCK_ANSWER_WITHIN_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+  /** Rows a test-clock advance moves in one transaction (per due-work entry and day). */
+  SANDBOX_CLOCK_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
   /**
    * Seed the demo project and print its sandbox secret on start. Unset: yes for `npm run dev`, no for
    * `npm start` (a production process must not create a tenant whose secret it prints); see demoSeedWanted.

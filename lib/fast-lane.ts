@@ -7,6 +7,7 @@
 // moves here only if the measurement says so.
 import type pg from "pg";
 import { sharedPool } from "./db";
+import { outsideProjects } from "./pool-bulkhead";
 import type { Prisma } from "./generated/prisma/client";
 
 /**
@@ -62,11 +63,14 @@ export function batchedRead<K, R extends { position: number }>(readMany: (keys: 
       for (const read of batch) read.reject(error);
     }
   };
+  // A batch serves whichever projects read in its turn, so it waits in no project's queue for a connection
+  // (lib/pool-bulkhead.ts): else a busy project's read that opened it would hold back the others'.
+  const flushAsNoProject = () => outsideProjects(flush);
   return (key) =>
     new Promise((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flush);
+      if (pending.length === 0) setImmediate(flushAsNoProject);
       pending.push({ key, resolve, reject });
-      if (pending.length >= MAX_BATCH) void flush();
+      if (pending.length >= MAX_BATCH) void flushAsNoProject();
     });
 }
 

@@ -1,6 +1,7 @@
 // The one way to take a row lock: `lockRow` holds the row until the caller's transaction ends, so concurrent
 // movers of the same row queue behind each other (or, with `skipLocked`, a background worker passes over a row
-// another worker holds). Every lifecycle's mover locks through it before it reads and changes the row.
+// another worker holds; with `noWait`, a caller that must not queue is refused at once). Every lifecycle's mover
+// locks through it before it reads and changes the row.
 import { Prisma } from "./generated/prisma/client";
 
 /** The tables whose rows are locked; a fixed list, so the name written into the statement is never input. */
@@ -20,11 +21,16 @@ const KEY_COLUMNS: Partial<Record<LockableTable, string>> = { sandbox_clocks: "p
 export interface LockOptions {
   /** Pass over a row another transaction holds instead of waiting for it: `false` is returned. */
   skipLocked?: boolean;
+  /** Fail at once, rather than wait, when another transaction holds the row (SQLSTATE 55P03, `LOCK_NOT_AVAILABLE`). */
+  noWait?: boolean;
 }
+
+/** The SQLSTATE of a `noWait` lock that another transaction holds. */
+export const LOCK_NOT_AVAILABLE = "55P03";
 
 /** Locks the row `id` of `table` in `transaction`; false when there is no such row (or it is held, with `skipLocked`). */
 export async function lockRow(transaction: Prisma.TransactionClient, table: LockableTable, id: string, options: LockOptions = {}): Promise<boolean> {
   const key = Prisma.raw(KEY_COLUMNS[table] ?? "id");
-  const rows = await transaction.$queryRaw<{ id: string }[]>`SELECT ${key} AS id FROM ${Prisma.raw(table)} WHERE ${key} = ${id} FOR UPDATE ${Prisma.raw(options.skipLocked ? "SKIP LOCKED" : "")}`;
+  const rows = await transaction.$queryRaw<{ id: string }[]>`SELECT ${key} AS id FROM ${Prisma.raw(table)} WHERE ${key} = ${id} FOR UPDATE ${Prisma.raw(options.skipLocked ? "SKIP LOCKED" : options.noWait ? "NOWAIT" : "")}`;
   return rows.length === 1;
 }

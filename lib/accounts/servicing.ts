@@ -155,16 +155,14 @@ export async function runDueServicing(options: { tenant: Tenant; batch?: number 
 }
 
 /**
- * A sandbox clock's advance (lib/sandbox-clock): every collection of the tenant's accounts due by the day of
- * `to`, in the advance's transaction, stamped `to`. A row the scheduler holds is waited for, not skipped.
+ * A sandbox clock's advance (lib/sandbox-clock): the collections due by the day of `to` of a batch of the
+ * tenant's accounts (the first `limit` after the id `after`, in id order), in the advance's transaction, stamped
+ * `to`; returns the ids it found. A row the scheduler holds is waited for, not skipped.
  */
-export async function collectDuePayments(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date }): Promise<number> {
-  const { transaction, tenant, to } = options;
-  const due = await transaction.account.findMany({ where: tenantDueWhere(tenant, utcDate(to)), select: { id: true }, orderBy: [{ nextDueOn: "asc" }, { id: "asc" }] });
-  let serviced = 0;
-  for (const { id } of due) {
-    const account = (await lockAccount(transaction, id))!;
-    if ((await collectDueDates(transaction, account, to)) === "collected") serviced += 1;
-  }
-  return serviced;
+export async function collectDuePayments(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date; after: string | null; limit: number }): Promise<string[]> {
+  const { transaction, tenant, to, after, limit } = options;
+  const where = { ...tenantDueWhere(tenant, utcDate(to)), ...(after === null ? {} : { id: { gt: after } }) };
+  const due = await transaction.account.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: limit });
+  for (const { id } of due) await collectDueDates(transaction, (await lockAccount(transaction, id))!, to);
+  return due.map((row) => row.id);
 }

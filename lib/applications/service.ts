@@ -140,19 +140,20 @@ export async function countExpiredApplications(): Promise<number> {
 }
 
 /**
- * A sandbox clock's advance (lib/sandbox-clock): the tenant's created applications past their expiry at `to`,
- * expired in the advance's transaction as of `to`.
+ * A sandbox clock's advance (lib/sandbox-clock): a batch of the tenant's created applications past their expiry
+ * at `to` (the first `limit` after the id `after`, in id order), expired in the advance's transaction as of
+ * `to`; returns the ids it found.
  */
-export async function expireDueApplications(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date }): Promise<number> {
-  const { transaction, tenant, to } = options;
+export async function expireDueApplications(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date; after: string | null; limit: number }): Promise<string[]> {
+  const { transaction, tenant, to, after, limit } = options;
   const due = await transaction.application.findMany({
-    where: { projectId: tenant.projectId, environment: tenant.environment, status: "created", expiresAt: { lte: to } },
+    where: { projectId: tenant.projectId, environment: tenant.environment, status: "created", expiresAt: { lte: to }, ...(after === null ? {} : { id: { gt: after } }) },
     select: { id: true },
-    orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
+    orderBy: { id: "asc" },
+    take: limit,
   });
-  let expired = 0;
-  for (const { id } of due) if (await expireApplication(id, { at: to, transaction })) expired += 1;
-  return expired;
+  for (const { id } of due) await expireApplication(id, { at: to, transaction });
+  return due.map((row) => row.id);
 }
 
 /** The operator's view (CLI `application show`): the application, its decision and its event history. */

@@ -20,6 +20,7 @@ import { assertCapability, type ProjectCapability } from "../projects/capabiliti
 import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
 import type { TransactionKind } from "../db";
+import { runForProject } from "../pool-bulkhead";
 import { admit, nothingToRelease } from "./admission";
 import { assertSandbox } from "./auth";
 import { readBody, searchParamsToObject, type BodyFormat } from "./body";
@@ -281,16 +282,20 @@ async function runEndpoint(ring: Ring, path: string, target: Endpoint, request: 
     const token: BearerToken | undefined = principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined;
     const handlerInput = { request, context, tenant, token, client: client ?? undefined, publishableKey: publishableKey ?? undefined, params, query, body, transaction: undefined };
     const meterOperation = () => meterSubLimit(declared.rateLimit, { principal, client, publishableKey, request }, context);
+    // The handler's database work counts against its caller's project's share of the pool (lib/pool-bulkhead.ts).
+    const forCaller = <T>(work: () => T): T => (principal ? runForProject(principal.projectId, work) : work());
     if (declared.idempotent) {
-      response = await runIdempotently(declared.handler, handlerInput, {
-        tenant,
-        transactionKind: declared.transactionKind,
-        secretFields: declared.secretFields ?? [],
-        beforeHandler: meterOperation,
-      });
+      response = await forCaller(() =>
+        runIdempotently(declared.handler, handlerInput, {
+          tenant,
+          transactionKind: declared.transactionKind,
+          secretFields: declared.secretFields ?? [],
+          beforeHandler: meterOperation,
+        }),
+      );
     } else {
       await meterOperation();
-      response = toResponse(await declared.handler(handlerInput as never));
+      response = toResponse(await forCaller(() => declared.handler(handlerInput as never)));
       if (declared.streams) {
         response = releasingWhenStreamEnds(response, release, request.signal);
         release = nothingToRelease;

@@ -6,10 +6,18 @@ import { countAccountsDue, findAccountsDue, serviceAccount } from "../accounts/s
 import { countExpiredApplications, expireApplication, findExpiredApplications } from "../applications/service";
 import { countApplicationsAwaitingDecision, decideSubmittedApplication, findApplicationsAwaitingDecision } from "../decisions/service";
 import { sendPendingNotifications } from "../notifications/notifications";
+import { resumeStalledAdvances } from "../sandbox-clock/service";
 import { attemptDelivery, countPendingDeliveries, findDueDeliveries } from "../webhooks/deliver";
 import { runMaintenance } from "./maintenance";
 
-export type OperationId = "sweep-decisioning" | "expire-applications" | "deliver-webhooks" | "collect-payments" | "send-notifications" | "maintenance";
+export type OperationId =
+  | "sweep-decisioning"
+  | "expire-applications"
+  | "deliver-webhooks"
+  | "collect-payments"
+  | "send-notifications"
+  | "maintenance"
+  | "resume-clock-advances";
 
 /** What a run did, by what it counts (`{ decided: 3 }`); the Inngest function returns it as the run's output. */
 export type OperationReport = Record<string, number>;
@@ -141,5 +149,16 @@ export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [
     claims: "none needed: deletes of rows past their retention, harmless to repeat",
     step: "prune",
     run: runMaintenance,
+  },
+  {
+    // A sandbox test-clock advance whose process died mid-way (its lease lapsed a minute after its last batch)
+    // goes on from the last whole day it did (lib/sandbox-clock/service.ts).
+    kind: "pass",
+    id: "resume-clock-advances",
+    cron: "* * * * *",
+    localIntervalMs: 30_000,
+    claims: "each clock's lapsed lease, taken over by a conditional update; the advance's batches are idempotent",
+    step: "resume",
+    run: async () => ({ resumed: await resumeStalledAdvances() }),
   },
 ];

@@ -3,12 +3,14 @@
 // project's live rows and other projects on real time. The clock's offset is set directly here, as if advanced
 // with nothing run, so what the scheduler does is all that happens. Frozen in 2095, so no other file's sweep,
 // on real time or its own frozen clock, meets these rows.
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { countExpiredApplications, expireApplication, findExpiredApplications } from "@/lib/applications/service";
 import { countAccountsDue, findAccountsDue, serviceAccount } from "@/lib/accounts/servicing";
 import { DAY_MS, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { config } from "@/lib/env";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import { tenantNow } from "@/lib/tenant-clock";
 import type { Tenant } from "@/lib/tenant";
@@ -30,7 +32,7 @@ beforeEach(async () => {
 });
 
 async function setOffset(projectId: string, offsetDays: number) {
-  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays } });
+  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, targetOffsetDays: offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays, targetOffsetDays: offsetDays } });
   forgetProjectState(projectId);
 }
 
@@ -96,5 +98,31 @@ describe("the collection sweep", () => {
     await setOffset(sandbox.projectId, 60);
     expect(await findAccountsDue(EVERYTHING)).not.toContain(account.id);
     expect(await serviceAccount(account.id)).toBe("nothing_due");
+  });
+});
+
+describe("what a clock's change announces", () => {
+  it("announces its project when the offset moves, and nothing when only an advance's lease is renewed", async () => {
+    await setOffset(sandbox.projectId, 0);
+    const listener = new pg.Client({ connectionString: config().DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on("notification", (message) => {
+      if (message.payload === `projects:${sandbox.projectId}`) heard.push(message.payload);
+    });
+    try {
+      await listener.query("LISTEN cached_row_changes");
+      const where = { projectId: sandbox.projectId };
+      await db().sandboxClock.update({ where, data: { targetOffsetDays: 2, advanceLeaseUntil: at(0) } });
+      await db().sandboxClock.update({ where, data: { advanceLeaseUntil: at(1) } });
+      // A round trip on the listening connection delivers whatever was announced before it.
+      await listener.query("SELECT 1");
+      expect(heard).toEqual([]);
+      await db().sandboxClock.update({ where, data: { offsetDays: 1 } });
+      await listener.query("SELECT 1");
+      expect(heard).toEqual([`projects:${sandbox.projectId}`]);
+    } finally {
+      await listener.end();
+    }
   });
 });

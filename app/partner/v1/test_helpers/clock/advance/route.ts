@@ -1,20 +1,25 @@
 // POST /partner/v1/test_helpers/clock/advance — sandbox test helper: moves the project's sandbox clock on by
-// `days` and runs everything due on the way before answering (docs/sandbox.md, "Test clock").
-import { defineRoute, endpoint, ok } from "@/lib/http/route";
+// `days`, running everything due on the way: 200 when done within a few seconds, else 202 while it goes on
+// (docs/sandbox.md, "Test clock").
+import { defineRoute, endpoint, reply } from "@/lib/http/route";
 import { advanceClockBodySchema } from "@/lib/sandbox-clock/schemas";
-import { advanceTestClock, advanceTransaction } from "@/lib/sandbox-clock/service";
+import { advanceOutcome, advanceTestClock } from "@/lib/sandbox-clock/service";
 import { testClockSchema } from "@/lib/sandbox-clock/serialize";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/clock/advance", {
   POST: endpoint({
     summary: "Advance the project's sandbox test clock, running what falls due (sandbox)",
-    responses: { 200: testClockSchema },
+    responses: { 200: testClockSchema, 202: testClockSchema },
+    errors: ["conflict"],
     scope: "applications:write",
     sandboxOnly: true,
     body: advanceClockBodySchema,
     // Advancing is not idempotent by nature: with an Idempotency-Key, a retried advance replays the first answer.
     idempotent: true,
-    transactionKind: advanceTransaction,
-    handler: async ({ tenant, body, transaction }) => ok(await advanceTestClock({ tenant, days: body.days, transaction })),
+    transactionKind: advanceOutcome,
+    handler: async ({ tenant, body }) => {
+      const advanced = await advanceTestClock({ tenant, days: body.days });
+      return reply(advanced.status === "ready" ? 200 : 202, advanced);
+    },
   }),
 });
