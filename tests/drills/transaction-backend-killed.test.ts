@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { db, disconnectDatabase, isDatabaseUnavailable, sharedPool, transact } from "@/lib/db";
 import { connectFastLane, readRows } from "@/lib/fast-lane";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { runForProject } from "@/lib/pool-bulkhead";
 import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, type EmbeddedCluster } from "../../scripts/database";
 import { eventually } from "../helpers/eventually";
 import { freePort } from "../helpers/free-port";
@@ -83,5 +84,18 @@ it("destroys a connection whose backend died inside a transaction, and the pool 
     }),
   ]);
   expect(work).toEqual([1, 1, 1, 1]);
+  expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({ checkedOut: 0, waiting: 0 });
+}, 120_000);
+
+it("gives a project's share of the pool back when its transaction's backend dies, so the project keeps working", async () => {
+  const pool = sharedPool();
+  // The project's share is one connection (half of three, rounded down): every death would take it for good.
+  for (let round = 0; round < POOL_SIZE * 2; round += 1) {
+    const error = await runForProject("proj_backend_killed", transactionWhoseBackendDies);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  }
+
+  const one = await runForProject("proj_backend_killed", () => transact(async (transaction) => (await transaction.$queryRaw<{ one: number }[]>`SELECT 1 AS one`)[0]!.one));
+  expect(one).toBe(1);
   expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({ checkedOut: 0, waiting: 0 });
 }, 120_000);
