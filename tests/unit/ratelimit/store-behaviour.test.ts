@@ -4,7 +4,6 @@
 // store's bounds, and the limiter's fallback to it when a remote store fails.
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
 import { ioredisScriptClient } from "@/lib/ratelimit/ioredis-adapter";
 import { connectRedis, RateLimiter } from "@/lib/ratelimit/limiter";
 import { freezeClock } from "@/lib/clock";
@@ -12,21 +11,7 @@ import { MemoryRateLimitStore } from "@/lib/ratelimit/memory-store";
 import type { FixedWindowPolicy, TokenBucketPolicy } from "@/lib/ratelimit/policies";
 import { RedisRateLimitStore } from "@/lib/ratelimit/redis-store";
 import type { RateLimitStore } from "@/lib/ratelimit/store";
-
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisAnswers(url: string): Promise<Redis | null> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return client;
-  } catch {
-    client.disconnect();
-    return null;
-  }
-}
+import { REDIS_URL, redisAnswers } from "../../helpers/redis";
 
 const redis = await redisAnswers(REDIS_URL);
 afterAll(() => redis?.disconnect());

@@ -2,7 +2,6 @@
 // it in Redis: two limiters over the same Redis stand for two app processes. Without Redis each process keeps
 // its own (docs/applications.md, "Company lookups"), shown here for one.
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { ioredisScriptClient } from "@/lib/ratelimit/ioredis-adapter";
@@ -12,21 +11,7 @@ import { REGISTRY_BUDGET } from "@/lib/ratelimit/policies";
 import { RedisRateLimitStore } from "@/lib/ratelimit/redis-store";
 import { RegistryBudgetSpentError } from "@/lib/registry/errors";
 import { spendRegistryCall } from "@/lib/registry/quota";
-
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisAnswers(url: string): Promise<Redis | null> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return client;
-  } catch {
-    client.disconnect();
-    return null;
-  }
-}
+import { REDIS_URL, redisAnswers } from "../../helpers/redis";
 
 const redis = await redisAnswers(REDIS_URL);
 afterAll(() => redis?.disconnect());
