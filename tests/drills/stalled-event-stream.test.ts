@@ -69,9 +69,10 @@ async function record(project: ProjectCredentials, count: number): Promise<strin
   const ids: string[] = [];
   for (let done = 0; done < count; done += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, count - done) }, () => newId("event"));
-    await db().$executeRaw`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at)
+    await db().$executeRaw`INSERT INTO events (id, project_id, environment, type, api_version, object, created_at, recorded_at)
       SELECT event.id, ${project.project_id}, 'sandbox', 'application.created', ${CURRENT_API_VERSION},
-        json_build_object('id', 'app_drill_' || (${done}::int + event.ordinality), 'padding', ${PADDING}::text), ${platformClock.now()}::timestamptz
+        json_build_object('id', 'app_drill_' || (${done}::int + event.ordinality), 'padding', ${PADDING}::text), ${platformClock.now()}::timestamptz,
+        ${platformClock.now()}::timestamptz
       FROM unnest(${batch}::text[]) WITH ORDINALITY AS event (id, ordinality)`;
     ids.push(...batch);
   }
