@@ -18,9 +18,9 @@ await useIsolatedDatabase("event_retention");
 const T0 = new Date("2031-02-01T09:00:00.000Z");
 const maintenance = BACKGROUND_OPERATIONS.find((operation): operation is Pass => operation.id === "maintenance")!;
 
-/** The sandbox's clock moved `offsetDays` on, as an advance with nothing due leaves it. */
+/** The sandbox's clock moved `offsetDays` on and at rest, as a finished advance with nothing due leaves it. */
 async function advanceSandboxClock(projectId: string, offsetDays: number) {
-  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays } });
+  await db().sandboxClock.upsert({ where: { projectId }, create: { projectId, offsetDays, targetOffsetDays: offsetDays, createdAt: T0, updatedAt: T0 }, update: { offsetDays, targetOffsetDays: offsetDays } });
   forgetProjectState(projectId);
 }
 
