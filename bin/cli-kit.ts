@@ -13,6 +13,10 @@ export interface CommandContext {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
   json: boolean;
+  /** The environment the command reads its own variables from (parseCliConfig, the seed's credentials file). */
+  env: Record<string, string | undefined>;
+  /** Aborted when a command that runs until stopped should stop. */
+  signal: AbortSignal;
   database: () => Promise<import("../lib/db").Database>;
   print: (human: string, json: unknown) => void;
 }
@@ -36,6 +40,8 @@ export interface Command {
   options: Record<string, CommandOption>;
   /** How many positionals it takes after its words. */
   positionals?: number;
+  /** It runs until its signal stops it (listen), rather than ending by itself. */
+  runsUntilStopped?: boolean;
   run(context: CommandContext): Promise<void>;
 }
 
@@ -86,8 +92,14 @@ export function parseCommandLine(command: Command, args: string[]): Pick<Command
   }
 }
 
-/** The database for a CLI run, and a function that releases it (stopping an embedded cluster it started). */
-export async function openDatabase(): Promise<{ database: import("../lib/db").Database; close: () => Promise<void> }> {
+/** The database a command uses, and a function that releases it. */
+export interface OpenedDatabase {
+  database: import("../lib/db").Database;
+  close: () => Promise<void>;
+}
+
+/** The database for a CLI run of its own, and a function that releases it (stopping an embedded cluster it started). */
+export async function openDatabase(): Promise<OpenedDatabase> {
   let resolved: ResolvedDatabase | null = null;
   if (!config().DATABASE_URL) {
     resolved = await resolveDatabase(DEV_DATABASE.name, {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { clock } from "../../lib/clock";
-import { cliConfig } from "../../lib/env";
+import { parseCliConfig } from "../../lib/env";
 import { forwardEvents, formatDuration, type ConnectionLost, type ForwardedDelivery, type ForwarderOptions } from "../../lib/webhooks/forwarder";
 import { readOrCreateForwarderSecret, rotateForwarderSecret } from "../../lib/webhooks/forwarder-secret";
 import { parseFlags, type Command, type CommandContext } from "../cli-kit";
@@ -80,8 +80,9 @@ export const listen: Command = {
     "print-secret": { type: "boolean", description: "Print the project's signing secret (creating it if need be) and exit." },
     "new-secret": { type: "boolean", description: "Replace the signing secret with a new one first; the old one stops verifying." },
   },
-  async run({ values, print }) {
-    const environment = cliConfig();
+  runsUntilStopped: true,
+  async run({ values, env, signal, print }) {
+    const environment = parseCliConfig(env);
     const given = {
       ...values,
       "api-url": values["api-url"] ?? environment.LENDING_API_URL,
@@ -101,8 +102,6 @@ export const listen: Command = {
     const apiUrl = flags["api-url"].replace(/\/+$/, "");
     const secret = signingSecret(secretsFile, clientId, flags["new-secret"] === true);
     if (flags["new-secret"]) print(`New signing secret for ${clientId}; the previous one no longer verifies.`, { rotated: true, client_id: clientId });
-    const controller = new AbortController();
-    process.once("SIGINT", () => controller.abort());
     const forwarded = await forwardEvents({
       apiUrl,
       clientId,
@@ -111,9 +110,9 @@ export const listen: Command = {
       types: flags.events,
       maxEvents: flags["max-events"],
       secret,
-      signal: controller.signal,
+      signal,
       ...listenReporter({ apiUrl, forwardTo: flags["forward-to"], secret, print }),
     });
-    if (controller.signal.aborted) print(`Stopped after forwarding ${forwarded} event(s).`, { stopped: true, forwarded });
+    if (signal.aborted) print(`Stopped after forwarding ${forwarded} event(s).`, { stopped: true, forwarded });
   },
 };

@@ -1,3 +1,5 @@
+import path from "node:path";
+import { parseConfig } from "../../lib/env";
 import { seedDemo } from "../../lib/seed/seed-demo";
 import { seedPlatform } from "../../lib/seed/seed-platform";
 import type { Command } from "../cli-kit";
@@ -7,10 +9,10 @@ export const seed: Command = {
   synopsis: "[--json]",
   description: "Create the reference data (pricing, CMS pages, billers) and the demo data if missing (idempotent); print the demo sandbox credentials.",
   options: {},
-  async run({ database, print }) {
+  async run({ env, database, print }) {
     const connection = await database();
     const platform = await seedPlatform();
-    const result = { ...(await seedDemo(connection)), platform };
+    const result = { ...(await seedDemo(connection, path.resolve(parseConfig(env).DEMO_CREDENTIALS_FILE))), platform };
     const { demo, created } = result;
     print(
       [

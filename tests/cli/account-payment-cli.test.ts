@@ -1,4 +1,4 @@
-// The account and payment commands of the admin CLI, run as a real process against the test database: an
+// The account and payment commands of the admin CLI, run in this process against the test database: an
 // account shown with its balance, schedule and payments; forbearance until a date; a write-off; and a bank's
 // answer on a payment recorded by an operator. Accounts are funded through the same services as the API.
 import { describe, expect, it } from "vitest";

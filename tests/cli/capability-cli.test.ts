@@ -1,4 +1,4 @@
-// `project capability`, run as a real process against the test database: showing, enabling and disabling a
+// `project capability`, run in this process against the test database: showing, enabling and disabling a
 // project's capabilities, and refusing an unknown capability or project.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";

@@ -1,7 +1,9 @@
-// The admin CLI contract, run as a real process against the test database.
+// The admin CLI contract, run in this process against the test database (cli-process.test.ts runs it as a process
+// of its own, as an operator does).
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { runCommandLine } from "@/bin/command-line";
 import { createApplication } from "@/lib/applications/create";
 import { submitApplication } from "@/lib/applications/service";
 import { demoPublishableKey } from "@/lib/apply-widget/demo";
@@ -9,8 +11,6 @@ import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { hashSecret } from "@/lib/keys/secrets";
 import { DEFAULT_SCOPES } from "@/lib/oauth/scopes";
-import pg from "pg";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { runCli } from "../helpers/cli";
 import { createTestProject } from "../helpers/partner";
 import { eventually } from "../helpers/eventually";
@@ -19,7 +19,6 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const CREDENTIALS_FILE = path.join(ROOT, ".data", `cli-test-credentials-${process.pid}.json`);
 
 const cli = (...args: string[]) => runCli({ DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE }, ...args);
-const cliWith = (env: Record<string, string>, ...args: string[]) => runCli({ DEMO_CREDENTIALS_FILE: CREDENTIALS_FILE, ...env }, ...args);
 
 describe("project create", () => {
   it("prints the credential contract as JSON and stores only hashes", async () => {
@@ -189,26 +188,6 @@ describe("project administration", () => {
     expect(code).toBe(1);
     expect(stderr).toContain("No such project: proj_nope.");
   });
-
-  it("rotates the signing key (in a database of its own)", async () => {
-    const shared = process.env.DATABASE_URL;
-    await useIsolatedDatabase("cli_rotation");
-    const isolated = process.env.DATABASE_URL!;
-    process.env.DATABASE_URL = shared;
-    for (let rotation = 0; rotation < 2; rotation += 1) {
-      const result = await cliWith({ DATABASE_URL: isolated }, "oauth", "rotate-signing-key", "--json");
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual({ rotated: true });
-    }
-    const client = new pg.Client({ connectionString: isolated });
-    await client.connect();
-    const { rows } = await client.query("SELECT status, active_slot FROM oauth_signing_keys ORDER BY created_at");
-    await client.end();
-    expect(rows).toEqual([
-      { status: "retired", active_slot: null },
-      { status: "active", active_slot: "current" },
-    ]);
-  });
 });
 
 describe("maintenance", () => {
@@ -310,5 +289,29 @@ describe("help", () => {
     expect(code).toBe(0);
     const flags = stdout.split("\n").filter((line) => line.startsWith("  --")).map((line) => line.trim().split(/\s+/)[0]);
     expect(flags).toEqual(["--forward-to", "--events", "--client-id", "--api-key", "--api-url", "--max-events", "--print-secret", "--new-secret", "--json"]);
+  });
+});
+
+describe("in process", () => {
+  it("prints only to the streams it is given and answers its exit code, leaving the process and its pool running", async () => {
+    const exit = vi.spyOn(process, "exit").mockImplementation(() => {
+      throw new Error("the CLI exited the process");
+    });
+    const processWrites = [vi.spyOn(process.stdout, "write"), vi.spyOn(process.stderr, "write")];
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    try {
+      const code = await runCommandLine(["project", "suspend", "proj_nope"], {
+        stdout: { write: (text) => stdout.push(text) },
+        stderr: { write: (text) => stderr.push(text) },
+        openDatabase: async () => ({ database: db(), close: async () => undefined }),
+      });
+      expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: [], stderr: ["error: No such project: proj_nope.\n"] });
+      expect(exit).not.toHaveBeenCalled();
+      for (const write of processWrites) expect(write).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(await db().project.count({ where: { id: "proj_nope" } })).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-// The `cms` admin commands, run as a real process against the test database: put from Markdown and HTML files,
+// The `cms` admin commands, run in this process against the test database: put from Markdown and HTML files,
 // publish and unpublish, list, and their exit codes (2 for usage errors, 1 for an unknown page).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,5 @@
-// The webhook commands of the admin CLI, run as a real process against the test database: delivery attempts of
+// The webhook commands of the admin CLI, run in this process against the test database: delivery attempts of
 // an endpoint, notifications to partner teams, and the argument checks of the `listen` forwarder.
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
@@ -10,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
-import { runCli } from "../helpers/cli";
+import { runCli, startCli } from "../helpers/cli";
 import { startAppServer } from "../helpers/app-server";
 import { eventually } from "../helpers/eventually";
 import { createTestProject } from "../helpers/partner";
 
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const SECRETS_FILE = path.join(mkdtempSync(path.join(tmpdir(), "listen-cli-")), "listen-secrets.json");
 afterAll(() => rmSync(path.dirname(SECRETS_FILE), { recursive: true, force: true }));
 
@@ -317,18 +315,15 @@ describe("listen", () => {
       expect(storedSecrets()[clientId]).toBe(printed.secret);
     });
 
-    /** Runs `cli listen` against `apiUrl` until it prints Ready, then stops it with Ctrl-C; answers its output. */
+    /** Runs `cli listen` against `apiUrl` until it prints Ready, then stops it as ^C does; answers its output. */
     async function listenUntilReady(apiUrl: string, project: ProjectCredentials, ...extra: string[]): Promise<{ code: number; stdout: string }> {
-      const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "cli.ts"), "listen", "--forward-to", "http://127.0.0.1:9/webhooks", "--api-url", apiUrl, ...extra], {
-        cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: "silent", LISTEN_SECRETS_FILE: SECRETS_FILE, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
-      });
-      const exited = once(child, "exit");
-      let stdout = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      await eventually(async () => stdout, (text) => text.includes("Ready."), { timeoutMs: 15_000 });
-      child.kill("SIGINT");
-      const [code] = (await exited) as [number];
+      const running = startCli(
+        { ...LISTEN_ENV, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
+        ...["listen", "--forward-to", "http://127.0.0.1:9/webhooks", "--api-url", apiUrl, ...extra],
+      );
+      await eventually(async () => running.output().stdout, (text) => text.includes("Ready."));
+      running.stop();
+      const { code, stdout } = await running.result;
       return { code, stdout };
     }
 

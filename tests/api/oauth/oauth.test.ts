@@ -1,8 +1,6 @@
 // The OAuth 2.0 client-credentials server (spec 4.7, 5.2) and bearer enforcement on the partner API, driven
 // over HTTP. A real RP-side client (oauth4webapi) obtains tokens; jose verifies them against the JWKS.
 import { generateKeyPairSync } from "node:crypto";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import { base64url, createRemoteJWKSet, decodeJwt, jwtVerify, SignJWT, UnsecuredJWT } from "jose";
@@ -13,6 +11,7 @@ import { signingKeys } from "@/lib/oauth/signing-keys";
 import { DEFAULT_SCOPES, GRANTABLE_SCOPES } from "@/lib/oauth/scopes";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { runCli } from "../../helpers/cli";
 import { expectApiError } from "../../helpers/http";
 import { basicAuthorization, bearer, createTestProject, mintToken, requestToken } from "../../helpers/partner";
 
@@ -443,13 +442,8 @@ describe("second client secret", () => {
 
 describe("the CLI-created project", () => {
   it("mints a token that calls a protected route, and a sandbox token meets a live object with environment_mismatch", async () => {
-    const root = path.resolve(import.meta.dirname, "..", "..", "..");
-    const stdout = await new Promise<string>((resolve, reject) => {
-      const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), "project", "create", "--name", "CLI Partner", "--json"], { cwd: root, env: process.env });
-      let output = "";
-      child.stdout.on("data", (chunk) => (output += chunk));
-      child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`cli exited ${code}`))));
-    });
+    const { code, stdout } = await runCli({}, "project", "create", "--name", "CLI Partner", "--json");
+    expect(code).toBe(0);
     const created: ProjectCredentials = JSON.parse(stdout);
     const sandboxToken = await mintToken(server.url, created);
     const listed = await fetch(`${server.url}/partner/v1/keys`, bearer(sandboxToken));

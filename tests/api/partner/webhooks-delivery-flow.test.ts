@@ -4,17 +4,16 @@
 // delivers to an https receiver on 127.0.0.1 (webhook URLs are https only; its self-signed certificate is trusted
 // by this process, tests/helpers/tls.ts); the forwarder posts to a plain http one, as on a developer's laptop.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { startCli } from "../../helpers/cli";
 import { jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { eventually } from "../../helpers/eventually";
@@ -89,16 +88,17 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
 
   // The forwarder (cli listen) runs alongside, as an integrator would run it on their laptop.
-  const cli = spawn(path.resolve("node_modules/.bin/tsx"), ["bin/cli.ts", "listen", "--forward-to", forwarderReceiverUrl, "--api-url", server.url, "--max-events", "3", "--events", "application.created,application.submitted,decision.completed"], {
-    env: { ...process.env, LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
+  const cli = startCli(
+    { LENDING_CLIENT_ID: project.client_id, LENDING_API_KEY: project.sandbox.secret_key },
+    ...["listen", "--forward-to", forwarderReceiverUrl, "--api-url", server.url, "--max-events", "3", "--events", "application.created,application.submitted,decision.completed"],
+  );
+  onTestFinished(async () => {
+    cli.stop();
+    await cli.result;
   });
-  // Listened for at once: with --max-events the forwarder may finish before the checks below do.
-  const exited = once(cli, "exit");
-  let output = "";
-  cli.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  cli.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => output, (text) => text.includes("Ready."), { timeoutMs: 15_000 });
-  const forwarderSecret = /signing secret is (whsec_\w+)/.exec(output)![1]!;
+  const output = () => cli.output().stdout + cli.output().stderr;
+  await eventually(async () => output(), (text) => text.includes("Ready."));
+  const forwarderSecret = /signing secret is (whsec_\w+)/.exec(output())![1]!;
 
   const application = await (await call("POST", "/applications", {
     business: { company_number: "12345678" },
@@ -128,9 +128,8 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   const decision = platformDeliveries.find((event) => event.type === "decision.completed")!;
   expect(Object.keys(decision.data.object).sort()).toEqual(["application_id", "approved_amount_pence", "apr_bps", "id", "object", "outcome", "reference"]);
 
-  const [code] = (await exited) as [number];
-  expect(code).toBe(0);
-  const forwardedLines = output.split("\n").filter((line) => line.includes("-->"));
+  expect((await cli.result).code).toBe(0);
+  const forwardedLines = output().split("\n").filter((line) => line.includes("-->"));
   expect(forwardedLines.map((line) => /--> ([\w.]+)/.exec(line)![1])).toEqual(["application.created", "application.submitted", "decision.completed"]);
   for (const line of forwardedLines) expect(line).toMatch(/<-- 200$/);
   const forwarded = received.filter((delivery) => signedWith(delivery, forwarderSecret)).map((delivery) => delivery.body.toString("utf8"));
