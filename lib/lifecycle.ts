@@ -4,8 +4,7 @@
 // same 409 `conflict`, naming the object, its status and the move: "A payment that is settled cannot be settled."
 import { ApiError } from "./errors";
 import { recordEvents, type EventType } from "./events/events";
-import type { Prisma } from "./generated/prisma/client";
-import type { KeyEnvironment } from "./keys/secrets";
+import type { Environment, Prisma } from "./generated/prisma/client";
 
 export interface Move<S extends string> {
   from: readonly S[];
@@ -44,12 +43,7 @@ export function assertMove<S extends string, T extends string>(lifecycle: Lifecy
   return lifecycle.moves[trigger];
 }
 
-interface Owned {
-  projectId: string;
-  environment: KeyEnvironment;
-}
-
-export interface TransitionOptions<S extends string, Row extends Owned> {
+export interface TransitionOptions<S extends string, Row extends { projectId: string; environment: Environment }> {
   /** The row's status as the table knows it, read under the row's lock where concurrent movers can race. */
   status: S;
   /** How the status is shown in the 409, when the table's states are finer than the object's status. */
@@ -62,7 +56,7 @@ export interface TransitionOptions<S extends string, Row extends Owned> {
 }
 
 /** Checks the move, writes it and its events inside `transaction`. Nothing is written when the move is illegal. */
-export async function transition<S extends string, T extends string, Row extends Owned>(
+export async function transition<S extends string, T extends string, Row extends { projectId: string; environment: Environment }>(
   transaction: Prisma.TransactionClient,
   lifecycle: Lifecycle<S, T>,
   trigger: T,
