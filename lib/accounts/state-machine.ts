@@ -1,13 +1,6 @@
-// The account lifecycle (spec 3.2; the spec leaves the moves to us), made through lib/lifecycle.ts. Every status
-// change fires `account.updated`; settling and closing also fire `account.closed`.
-//   performing  → in_arrears   a collection fails (arrears_pence above zero)
-//   in_arrears  → performing   the arrears are cleared
-//   performing, in_arrears → forborne   a hardship arrangement is agreed
-//   forborne    → performing   the arrangement ends (then → in_arrears at once if arrears remain)
-//   performing, in_arrears, forborne → settled   repaid in full (the last instalment, or early at the payoff)
-//   performing, in_arrears, forborne → closed    written off
+// The account lifecycle (spec 3.2; the spec leaves the moves to us, the choices are docs/accounts.md's
+// "Statuses"), made through lib/lifecycle.ts, with the tables of its direct-debit mandate and its instalments.
 // An account opens `performing` with `account.activated` (lib/accounts/funding.ts); settled and closed are final.
-// Its direct-debit mandate (`active` → `revoked`, with `mandate.revoked`) and its instalments have tables of their own.
 import type { Account, Instalment, Prisma } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { canMove, transition, type Lifecycle } from "../lifecycle";
