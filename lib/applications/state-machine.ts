@@ -1,14 +1,8 @@
 // The application lifecycle (spec 3.1): its table of moves, made through lib/lifecycle.ts by `transitionApplication`
 // on a row locked by `lockApplication`; every other change of a created application's answers goes through
-// `amendApplication`. Moves the spec leaves open, as chosen here:
-//   - Decisioning: `submitted` → `in_review` → `approved` | `declined`, or stays `in_review` when referred.
-//   - A refresh or a resolved referral re-decides: `in_review`, `approved` and `declined` may each move to any
-//     of the three (a decision can change while no offer has been taken up).
-//   - Withdraw is allowed from every state before `funded` except `expired`: an expired application is already
-//     closed (409 `conflict`), and a declined one can still be withdrawn, which stops any further refresh.
-//   - `approved` → `funded` when the borrower accepts the offer (`offer.accepted`, then `application.funded`);
-//     lib/accounts/funding.ts makes this move and opens the servicing account in the same transaction.
-// An application starts `created`, with its `application.created` event (lib/applications/create.ts).
+// `amendApplication`. The moves the spec leaves open are chosen in docs/applications.md's "The lifecycle": a
+// decision can change while no offer is taken up, and a declined application can still be withdrawn (an expired
+// one cannot). An application starts `created` (lib/applications/create.ts); lib/accounts/funding.ts funds it.
 import type { Application, Prisma } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { ApiError } from "../errors";
