@@ -3,12 +3,13 @@
 // function here works inside the caller's transaction, on an account it has locked.
 import type { Account, Instalment, LedgerTransaction, Payment, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { assertMove } from "../lifecycle";
 import { disbursementOutcome } from "../payments/rails";
 import { createPayment, transitionPayment } from "../payments/state-machine";
 import type { PaymentFailureCode } from "../payments/serialize";
 import { accruedTo, allocateRepayment, applyRepayment, applyToInstalments, arrearsPence, missInstalments, type InstalmentChange } from "./allocation";
 import { serializeAccount } from "./serialize";
-import { transitionAccount } from "./state-machine";
+import { INSTALMENT_LIFECYCLE, transitionAccount } from "./state-machine";
 
 const OPEN_STATUSES = new Set<Account["status"]>(["performing", "in_arrears", "forborne"]);
 
@@ -35,8 +36,11 @@ export async function renderAccount(transaction: Prisma.TransactionClient, accou
   return serializeAccount(account, await instalmentsOf(transaction, account.id), asOf);
 }
 
-async function applyInstalmentChanges(transaction: Prisma.TransactionClient, accountId: string, changes: readonly InstalmentChange[]): Promise<void> {
+const INSTALMENT_MOVES = { paid: "pay", partially_paid: "pay_in_part", missed: "miss" } as const;
+
+async function applyInstalmentChanges(transaction: Prisma.TransactionClient, accountId: string, instalments: readonly Instalment[], changes: readonly InstalmentChange[]): Promise<void> {
   for (const change of changes) {
+    if (change.status !== "scheduled") assertMove(INSTALMENT_LIFECYCLE, instalments.find((instalment) => instalment.number === change.number)!.status, INSTALMENT_MOVES[change.status]);
     await transaction.instalment.update({
       where: { accountId_number: { accountId, number: change.number } },
       data: { paidPence: change.paidPence, status: change.status },
@@ -85,7 +89,7 @@ export async function settleAccountPayment(
   const appliedPence = Math.min(payment.amountPence, accrued.principalOutstandingPence + accrued.interestAccruedPence + accrued.feesOutstandingPence);
   const repaid = applyRepayment(accrued, allocateRepayment(accrued, appliedPence));
   const instalments = await instalmentsOf(transaction, account.id);
-  await applyInstalmentChanges(transaction, account.id, applyToInstalments(instalments, dueBy(instalments, options.asOf), appliedPence));
+  await applyInstalmentChanges(transaction, account.id, instalments, applyToInstalments(instalments, dueBy(instalments, options.asOf), appliedPence));
   let updated = await transaction.account.update({
     where: { id: account.id },
     data: {
@@ -129,7 +133,7 @@ async function refundExcess(transaction: Prisma.TransactionClient, account: Acco
  * the account moves to `settled`, with `account.updated` and `account.closed`.
  */
 async function settleInFull(transaction: Prisma.TransactionClient, account: Account, options: { now: Date; asOf: string }): Promise<Account> {
-  await transaction.instalment.updateMany({ where: { accountId: account.id, status: { not: "paid" } }, data: { status: "paid" } });
+  await transaction.instalment.updateMany({ where: { accountId: account.id, status: { in: [...INSTALMENT_LIFECYCLE.moves.pay.from] } }, data: { status: "paid" } });
   return transitionAccount(transaction, account, "settle", {
     now: options.now,
     changes: { nextDueOn: null, closedAt: options.now },
@@ -151,7 +155,7 @@ export async function failAccountPayment(
   const failed = await transitionPayment(transaction, payment, "fail", { now: options.now, failureCode: options.failureCode });
   if (payment.type !== "collection") return { account, payment: failed };
   const instalments = await instalmentsOf(transaction, account.id);
-  await applyInstalmentChanges(transaction, account.id, missInstalments(instalments, dueBy(instalments, options.asOf)));
+  await applyInstalmentChanges(transaction, account.id, instalments, missInstalments(instalments, dueBy(instalments, options.asOf)));
   let updated = account;
   if (account.status === "performing" && arrearsPence(await instalmentsOf(transaction, account.id)) > 0) {
     updated = await transitionAccount(transaction, account, "fall_into_arrears", { now: options.now, render: (moved) => renderAccount(transaction, moved, options.asOf) });

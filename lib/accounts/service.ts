@@ -6,6 +6,7 @@ import { db } from "../db";
 import { ApiError } from "../errors";
 import type { Account, Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../http/pagination";
+import { assertMove } from "../lifecycle";
 import { createPayment } from "../payments/state-machine";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
@@ -17,7 +18,7 @@ import { endForbearanceNow } from "./forbearance";
 import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
 import type { DrawdownInput, listAccountsQuerySchema } from "./schemas";
 import { availablePence, serializeAccount } from "./serialize";
-import { canTransitionAccount, IllegalAccountTransitionError, lockAccount, transitionAccount } from "./state-machine";
+import { ACCOUNT_LIFECYCLE, lockAccount, transitionAccount } from "./state-machine";
 
 export function noSuchAccount(id: string): ApiError {
   return new ApiError("not_found", { message: `No such account: ${id}.` });
@@ -155,7 +156,7 @@ export async function endForbearance({ projectId, id }: { projectId: string; id:
  */
 export async function writeOffAccount({ projectId, id }: { projectId: string; id: string }) {
   return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
-    if (!canTransitionAccount(account.status, "write_off")) throw new IllegalAccountTransitionError(account.status, "write_off");
+    assertMove(ACCOUNT_LIFECYCLE, account.status, "write_off");
     const payoff = balanceAsOf(account, [], asOf).payoff_pence;
     if (payoff > 0) await postLedgerTransaction(transaction, { accountId: id, type: "adjustment", amountPence: payoff, paymentId: null, postedAt: now });
     return transitionAccount(transaction, account, "write_off", {

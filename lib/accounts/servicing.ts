@@ -8,7 +8,6 @@
 import { Prisma, type Account } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { db } from "../db";
-import { recordEvents } from "../events/events";
 import { collectionOutcome } from "../payments/rails";
 import { createPayment } from "../payments/state-machine";
 import type { Tenant } from "../tenant";
@@ -18,8 +17,7 @@ import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
 import { endLapsedForbearance, forbearanceLapsed } from "./forbearance";
 import { failAccountPayment, instalmentsOf, settleAccountPayment } from "./ledger";
-import { serializeMandate } from "./serialize";
-import { lockAccount } from "./state-machine";
+import { lockAccount, revokeMandate } from "./state-machine";
 
 const OPEN_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 
@@ -85,8 +83,7 @@ async function collectDueDate(transaction: Prisma.TransactionClient, account: Ac
   }
   const outcome = collectionOutcome({ environment: current.environment, companyNumber: current.companyNumber, mandateStatus: current.mandateStatus });
   if (outcome.kind === "failed" && outcome.revokesMandate) {
-    current = await transaction.account.update({ where: { id: account.id }, data: { mandateStatus: "revoked", mandateRevokedAt: now, updatedAt: now } });
-    await recordEvents(transaction, [{ projectId: current.projectId, environment: current.environment, type: "mandate.revoked", object: serializeMandate(current), createdAt: now }]);
+    current = await revokeMandate(transaction, current, now);
   }
   const payment = await createPayment(
     transaction,

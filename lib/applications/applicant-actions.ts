@@ -7,9 +7,10 @@ import { missingConsents } from "../application-consents/service";
 import { db, inTransaction } from "../db";
 import { ApiError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { assertMove } from "../lifecycle";
 import type { Tenant } from "../tenant";
 import { lockOwnApplicationOrThrow, submitApplication } from "./service";
-import { canTransition, IllegalTransitionError } from "./state-machine";
+import { APPLICATION_LIFECYCLE } from "./state-machine";
 
 interface ApplicantAction {
   tenant: Tenant;
@@ -39,7 +40,7 @@ export async function submitCompletedApplication(options: ApplicantAction & { de
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     // Locked, so no consent is recorded between the gate and the move.
     const application = await lockOwnApplicationOrThrow(transaction, tenant, id);
-    if (!canTransition(application.status, "submit")) throw new IllegalTransitionError(application.status, "submit");
+    assertMove(APPLICATION_LIFECYCLE, application.status, "submit");
     const missing = await missingConsents(id, transaction);
     if (missing.length > 0) throw consentRequired(id, missing);
     return submitApplication({ projectId: tenant.projectId, id, declaredAnnualTurnoverPence, transaction });
@@ -55,9 +56,7 @@ export async function acceptOffer(options: ApplicantAction & { signatoryName: st
   const { tenant, id, signatoryName } = options;
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     const application = await lockOwnApplicationOrThrow(transaction, tenant, id);
-    if (!canTransition(application.status, "fund")) {
-      throw new ApiError("conflict", { message: `Application ${id} is ${application.status}: only an approved application's offer can be accepted.` });
-    }
+    assertMove(APPLICATION_LIFECYCLE, application.status, "fund");
     return (await fundApplication({ projectId: tenant.projectId, applicationId: id, signatoryName, transaction })).application;
   });
 }

@@ -6,8 +6,9 @@ import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import { ApiError } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
+import { transition, type Lifecycle } from "../lifecycle";
 import { lockRow } from "../row-lock";
-import type { Prisma } from "../generated/prisma/client";
+import type { ApiKey, Prisma } from "../generated/prisma/client";
 import { newKeyRow, type KeyEnvironment } from "./secrets";
 import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
 import { serializeKey } from "./serialize";
@@ -99,12 +100,25 @@ function forgetCachedKey(id: string): void {
   changeFeed().announce("api_keys", id);
 }
 
+/** A key's one move (lib/lifecycle.ts); an expired key is still `active`, its expiry read from `expiresAt`. */
+export const API_KEY_LIFECYCLE: Lifecycle<ApiKey["status"], "revoke"> = {
+  object: "API key",
+  moves: { revoke: { from: ["active"], to: "revoked", events: [] } },
+  said: { revoke: "revoked" },
+};
+
 /** Revokes at once and for good. Tokens it already minted stay valid until they expire (spec 3.6). */
 export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) {
   const key = await getOwnKeyOrThrow(tenant, id);
   const now = clock.now();
+  // Revoking a revoked key changes nothing and answers it as it is.
   if (key.status === "revoked") return serializeKey(key, now);
-  const revoked = await db().apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: now } });
+  const revoked = await transition(db(), API_KEY_LIFECYCLE, "revoke", {
+    status: key.status,
+    now,
+    write: (to) => db().apiKey.update({ where: { id }, data: { status: to, revokedAt: now } }),
+    object: () => ({}),
+  });
   forgetCachedKey(id);
   return serializeKey(revoked, now);
 }

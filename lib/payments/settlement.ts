@@ -5,19 +5,17 @@
 // (lib/accounts/ledger.ts).
 import { tenantNow } from "../tenant-clock";
 import { db } from "../db";
-import { ApiError } from "../errors";
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { utcDate } from "../accounts/calendar";
 import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
 import { lockAccount } from "../accounts/state-machine";
+import { assertMove } from "../lifecycle";
 import type { Tenant } from "../tenant";
 import { noSuchPayment, tenantWhere } from "./service";
 import { serializePayment, type PaymentFailureCode } from "./serialize";
-import { lockPayment, transitionPayment } from "./state-machine";
+import { lockPayment, PAYMENT_LIFECYCLE, transitionPayment } from "./state-machine";
 
 export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCode: PaymentFailureCode };
-
-const ANSWERABLE: readonly Payment["status"][] = ["provisioned", "pending"];
 
 /**
  * Settles or fails a `provisioned` or `pending` payment in `transaction` (a provisioned link is paid into
@@ -26,9 +24,8 @@ const ANSWERABLE: readonly Payment["status"][] = ["provisioned", "pending"];
 export async function answerPayment(transaction: Prisma.TransactionClient, found: Payment, answer: BankAnswer): Promise<Payment> {
   const account = found.accountId ? await lockAccount(transaction, found.accountId) : null;
   let payment = (await lockPayment(transaction, found.id))!;
-  if (!ANSWERABLE.includes(payment.status)) {
-    throw new ApiError("conflict", { message: `A payment that is ${payment.status} cannot be ${answer.outcome === "settled" ? "settled" : "failed"}; only a provisioned or pending one can.` });
-  }
+  // Checked before the account is touched: a provisioned link is paid into (`submit`) before it settles.
+  assertMove(PAYMENT_LIFECYCLE, payment.status, answer.outcome === "failed" ? "fail" : payment.status === "provisioned" ? "submit" : "settle");
   const now = await tenantNow(payment);
   const asOf = utcDate(now);
   if (answer.outcome === "failed") {

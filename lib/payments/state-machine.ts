@@ -1,13 +1,12 @@
-// The payment lifecycle (spec 3.4): one table of allowed moves and one function that makes them, writing the
-// change and its event in the caller's transaction. A payment is created `pending` (money asked of a bank:
-// a disbursement, a direct-debit collection) or `provisioned` (a payment link not yet paid), and ends
-// `settled` or `failed`. What a settlement does to an account (the ledger, the balance) is the accounts
+// The payment lifecycle (spec 3.4), made through lib/lifecycle.ts. A payment is created `pending` (money asked
+// of a bank: a disbursement, a direct-debit collection) or `provisioned` (a payment link not yet paid), and
+// ends `settled` or `failed`. What a settlement does to an account (the ledger, the balance) is the accounts
 // domain's: lib/accounts/ledger.ts `settleAccountPayment` moves the payment through here and posts it.
 import type { Payment, Prisma } from "../generated/prisma/client";
-import { ApiError } from "../errors";
-import { recordEvents, type EventType } from "../events/events";
+import { recordEvents } from "../events/events";
 import { newId } from "../ids";
 import type { KeyEnvironment } from "../keys/secrets";
+import { canMove, transition, type Lifecycle } from "../lifecycle";
 import { lockRow } from "../row-lock";
 import { serializePayment, type PaymentFailureCode } from "./serialize";
 
@@ -18,13 +17,17 @@ export const PAYMENT_TRANSITIONS = {
   submit: { from: ["provisioned"], to: "pending", events: [] },
   settle: { from: ["pending"], to: "settled", events: ["payment.settled"] },
   fail: { from: ["provisioned", "pending"], to: "failed", events: ["payment.failed"] },
-} as const satisfies Record<string, { from: readonly PaymentStatus[]; to: PaymentStatus; events: readonly EventType[] }>;
+} as const;
 
 export type PaymentTrigger = keyof typeof PAYMENT_TRANSITIONS;
 
-export function canTransitionPayment(status: PaymentStatus, trigger: PaymentTrigger): boolean {
-  return (PAYMENT_TRANSITIONS[trigger].from as readonly PaymentStatus[]).includes(status);
-}
+export const PAYMENT_LIFECYCLE: Lifecycle<PaymentStatus, PaymentTrigger> = {
+  object: "payment",
+  moves: PAYMENT_TRANSITIONS,
+  said: { submit: "submitted", settle: "settled", fail: "failed" },
+};
+
+export const canTransitionPayment = (status: PaymentStatus, trigger: PaymentTrigger) => canMove(PAYMENT_LIFECYCLE, status, trigger);
 
 export interface NewPayment {
   projectId: string;
@@ -55,33 +58,19 @@ export async function lockPayment(transaction: Prisma.TransactionClient, id: str
   return transaction.payment.findUnique({ where: { id } });
 }
 
-/**
- * Moves a locked payment by `trigger` in `transaction`, with its event. A failure needs its `failureCode`.
- * Throws 409 `conflict` when the table does not allow the move from the payment's status.
- */
+/** Moves a locked payment by `trigger` in `transaction`, with its event; a failure needs its `failureCode`. */
 export async function transitionPayment(
   transaction: Prisma.TransactionClient,
   payment: Payment,
   trigger: PaymentTrigger,
   options: { now: Date; failureCode?: PaymentFailureCode },
 ): Promise<Payment> {
-  const rule = PAYMENT_TRANSITIONS[trigger];
-  if (!canTransitionPayment(payment.status, trigger)) {
-    throw new ApiError("conflict", { message: `A payment that is ${payment.status} cannot be ${trigger === "submit" ? "submitted" : trigger === "settle" ? "settled" : "failed"}.` });
-  }
   if (trigger === "fail" && !options.failureCode) throw new Error("A payment fails with a failure code");
-  const updated = await transaction.payment.update({
-    where: { id: payment.id },
-    data: {
-      status: rule.to,
-      updatedAt: options.now,
-      ...(trigger === "settle" ? { settledAt: options.now } : {}),
-      ...(trigger === "fail" ? { failedAt: options.now, failureCode: options.failureCode } : {}),
-    },
+  const stamps = { settle: { settledAt: options.now }, fail: { failedAt: options.now, failureCode: options.failureCode }, submit: {} }[trigger];
+  return transition(transaction, PAYMENT_LIFECYCLE, trigger, {
+    status: payment.status,
+    now: options.now,
+    write: (to) => transaction.payment.update({ where: { id: payment.id }, data: { ...stamps, status: to, updatedAt: options.now } }),
+    object: serializePayment,
   });
-  await recordEvents(
-    transaction,
-    rule.events.map((type) => ({ projectId: updated.projectId, environment: updated.environment, type, object: serializePayment(updated), createdAt: options.now })),
-  );
-  return updated;
 }

@@ -1,55 +1,45 @@
-// The webhook delivery lifecycle (spec 6.4): the one table of allowed moves and the one function that makes
-// them. A delivery is `pending` until an attempt succeeds (`succeeded`), its last attempt fails (`failed`), or
-// it is stopped because its endpoint was disabled (`abandoned`); a failed attempt with attempts left keeps it
-// `pending` with its next attempt scheduled. Deliveries write no events: their attempts are their history.
+// The webhook delivery lifecycle (spec 6.4), its table in the shape of lib/lifecycle.ts. A delivery is `pending`
+// until an attempt succeeds (`succeeded`), its last attempt fails (`failed`), or it is stopped because its
+// endpoint was disabled (`abandoned`); a failed attempt with attempts left keeps it `pending` with its next
+// attempt scheduled. Deliveries write no events (their attempts are their history), and take no row lock: the
+// update checks the move itself, so two workers can never both make it.
 import type { DatabaseClient } from "../db";
 import type { Prisma, WebhookDeliveryStatus } from "../generated/prisma/client";
-
-interface DeliveryRule {
-  from: readonly WebhookDeliveryStatus[];
-  to: WebhookDeliveryStatus;
-}
+import type { Lifecycle } from "../lifecycle";
 
 export const WEBHOOK_DELIVERY_TRANSITIONS = {
-  succeed: { from: ["pending"], to: "succeeded" },
-  schedule_retry: { from: ["pending"], to: "pending" },
-  fail: { from: ["pending"], to: "failed" },
-  abandon: { from: ["pending"], to: "abandoned" },
-} as const satisfies Record<string, DeliveryRule>;
+  succeed: { from: ["pending"], to: "succeeded", events: [] },
+  schedule_retry: { from: ["pending"], to: "pending", events: [] },
+  fail: { from: ["pending"], to: "failed", events: [] },
+  abandon: { from: ["pending"], to: "abandoned", events: [] },
+} as const;
 
 export type WebhookDeliveryTrigger = keyof typeof WEBHOOK_DELIVERY_TRANSITIONS;
 
+export const WEBHOOK_DELIVERY_LIFECYCLE: Lifecycle<WebhookDeliveryStatus, WebhookDeliveryTrigger> = {
+  object: "webhook delivery",
+  moves: WEBHOOK_DELIVERY_TRANSITIONS,
+  said: { succeed: "succeeded", schedule_retry: "retried", fail: "failed", abandon: "abandoned" },
+};
+
 type DeliveryChanges = Omit<Prisma.WebhookDeliveryUncheckedUpdateManyInput, "status" | "updatedAt" | "lockedUntil">;
 
-/** Every move ends the worker's claim; only a scheduled retry keeps a next attempt. */
-function columnsAfter(trigger: WebhookDeliveryTrigger, now: Date, changes: DeliveryChanges) {
-  const rule: DeliveryRule = WEBHOOK_DELIVERY_TRANSITIONS[trigger];
-  return { nextAttemptAt: null, ...changes, status: rule.to, lockedUntil: null, updatedAt: now };
+/** Moves the deliveries `where` selects that `trigger` allows; every move ends the worker's claim, and only a retry keeps a next attempt. */
+async function move(database: DatabaseClient, where: Prisma.WebhookDeliveryWhereInput, trigger: WebhookDeliveryTrigger, now: Date, changes: DeliveryChanges = {}): Promise<number> {
+  const { from, to } = WEBHOOK_DELIVERY_LIFECYCLE.moves[trigger];
+  const { count } = await database.webhookDelivery.updateMany({
+    where: { ...where, status: { in: [...from] } },
+    data: { nextAttemptAt: null, ...changes, status: to, lockedUntil: null, updatedAt: now },
+  });
+  return count;
 }
 
-/**
- * Moves delivery `id` by `trigger` when its status allows it (checked by the update itself, so two workers can
- * never both move it). Returns whether it moved.
- */
-export async function transitionWebhookDelivery(
-  database: DatabaseClient,
-  id: string,
-  trigger: WebhookDeliveryTrigger,
-  options: { now: Date; changes?: DeliveryChanges },
-): Promise<boolean> {
-  const rule: DeliveryRule = WEBHOOK_DELIVERY_TRANSITIONS[trigger];
-  const { count } = await database.webhookDelivery.updateMany({
-    where: { id, status: { in: [...rule.from] } },
-    data: columnsAfter(trigger, options.now, options.changes ?? {}),
-  });
-  return count === 1;
+/** Moves delivery `id` by `trigger` when its status allows it. Returns whether it moved. */
+export async function transitionWebhookDelivery(database: DatabaseClient, id: string, trigger: WebhookDeliveryTrigger, options: { now: Date; changes?: DeliveryChanges }): Promise<boolean> {
+  return (await move(database, { id }, trigger, options.now, options.changes)) === 1;
 }
 
 /** The `abandon` move for every pending delivery of an endpoint: it was disabled. Returns how many moved. */
-export async function abandonPendingDeliveries(transaction: Prisma.TransactionClient, endpointId: string, now: Date): Promise<number> {
-  const { count } = await transaction.webhookDelivery.updateMany({
-    where: { endpointId, status: { in: [...WEBHOOK_DELIVERY_TRANSITIONS.abandon.from] } },
-    data: columnsAfter("abandon", now, {}),
-  });
-  return count;
+export function abandonPendingDeliveries(transaction: Prisma.TransactionClient, endpointId: string, now: Date): Promise<number> {
+  return move(transaction, { endpointId }, "abandon", now);
 }

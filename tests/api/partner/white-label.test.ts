@@ -396,7 +396,7 @@ describe("POST /applications/{id}/accept", () => {
     const partner = await newPartner();
     const created = await openApplication(partner.tenant);
     const refused = await expectApiError(await accept(partner.token, created), 409, "conflict");
-    expect(refused.error.message).toBe(`Application ${created} is created: only an approved application's offer can be accepted.`);
+    expect(refused.error.message).toBe("An application that is created cannot be funded.");
 
     const referred = await openApplication(partner.tenant, "12340006");
     expect((await submitAndDecide(partner, referred)).application.status).toBe("in_review");
@@ -405,7 +405,7 @@ describe("POST /applications/{id}/accept", () => {
     const declined = await openApplication(partner.tenant, "12340001");
     expect((await submitAndDecide(partner, declined)).application.status).toBe("declined");
     const body = await expectApiError(await accept(partner.token, declined), 409, "conflict");
-    expect(body.error.message).toBe(`Application ${declined} is declined: only an approved application's offer can be accepted.`);
+    expect(body.error.message).toBe("An application that is declined cannot be funded.");
 
     const approved = await openApplication(partner.tenant);
     await submitAndDecide(partner, approved);

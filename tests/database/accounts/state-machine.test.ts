@@ -4,7 +4,8 @@
 // ledger refuses UPDATE and DELETE in the database itself.
 import { beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_STATUSES, type AccountStatus } from "@/lib/accounts/schemas";
-import { ACCOUNT_TRANSITIONS, canTransitionAccount, IllegalAccountTransitionError, lockAccount, transitionAccount, type AccountTrigger } from "@/lib/accounts/state-machine";
+import { ACCOUNT_TRANSITIONS, canTransitionAccount, lockAccount, transitionAccount, type AccountTrigger } from "@/lib/accounts/state-machine";
+import { IllegalTransitionError } from "@/lib/lifecycle";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -59,8 +60,8 @@ describe("every row, against the database", () => {
     });
     if (!allowed) {
       const error = await attempt.catch((thrown: unknown) => thrown);
-      expect(error).toBeInstanceOf(IllegalAccountTransitionError);
-      expect((error as IllegalAccountTransitionError).code).toBe("conflict");
+      expect(error).toBeInstanceOf(IllegalTransitionError);
+      expect((error as IllegalTransitionError).code).toBe("conflict");
       expect((await db().account.findUniqueOrThrow({ where: { id: opened.id } })).status).toBe(from);
       expect(await db().event.count({ where: { projectId: project.project_id } })).toBe(before);
       return;

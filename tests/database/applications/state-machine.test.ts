@@ -5,7 +5,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   APPLICATION_TRANSITIONS,
   canTransition,
-  IllegalTransitionError,
   lockApplication,
   transitionApplication,
   type ApplicationTrigger,
@@ -21,6 +20,7 @@ import { ApiError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
+import { IllegalTransitionError } from "@/lib/lifecycle";
 import { createTestProject } from "../../helpers/partner";
 
 const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
