@@ -162,6 +162,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The one way to say an object by id is not there (or not the caller's, which reads the same): 404 `not_found`,
+ * "No such <kind>: <id>.". An id the caller named in a body is `resource_not_found` on that field instead.
+ */
+export function notFound(kind: string, id: string): ApiError {
+  return new ApiError("not_found", { message: `No such ${kind}: ${id}.` });
+}
+
 export function describeErrorCode(code: ErrorCode, ring: Ring): { status: number; type: ErrorType; retryable: boolean } {
   const entry: CatalogueEntry = ERROR_CATALOGUE[code];
   const status = ring === "public" && entry.publicStatus !== undefined ? entry.publicStatus : entry.status;

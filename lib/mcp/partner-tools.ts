@@ -8,7 +8,6 @@ import { utcDate } from "../accounts/calendar";
 import { readOwnAccount } from "../accounts/queries";
 import { serializeTransaction, transactionSchema } from "../accounts/serialize";
 import { ACCOUNT_STATUSES, ACCOUNT_PRODUCTS, INSTALMENT_STATUSES } from "../accounts/schemas";
-import { noSuchAccount } from "../accounts/service";
 import { noSuchApplication } from "../applications/service";
 import { db } from "../db";
 import { ApiError } from "../errors";
@@ -19,7 +18,7 @@ import { calendarDate, idOf, pence, text, timestamp } from "../http/response-sch
 import { clock, DAY_MS } from "../clock";
 import { readProjectState } from "../projects/project-state";
 import { tierLimitsFor } from "../ratelimit/policies";
-import type { Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { PUBLIC_TOOLS } from "./public-tools";
 import { SERVER_VERSION } from "./protocol";
@@ -54,15 +53,12 @@ const windowInput = z.strictObject({ days: z.int().min(1).max(90).default(30).me
 const noArguments = z.strictObject({});
 
 async function ownApplication(caller: PartnerCaller, id: string) {
-  const application = await db().application.findFirst({ where: { id, ...tenantWhere(caller) }, include: { decision: true } });
-  if (!application) throw noSuchApplication(id);
-  return application;
+  const application = await db().application.findFirst({ where: { id, projectId: caller.tenant.projectId }, include: { decision: true } });
+  return tenantObjectOrThrow(caller.tenant, application, () => noSuchApplication(id));
 }
 
-async function ownAccount(caller: PartnerCaller, id: string) {
-  const account = await readOwnAccount(caller.tenant, id);
-  if (!account) throw noSuchAccount(id);
-  return account;
+function ownAccount(caller: PartnerCaller, id: string) {
+  return readOwnAccount(caller.tenant, id);
 }
 
 async function today(caller: PartnerCaller): Promise<string> {
