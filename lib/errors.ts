@@ -164,10 +164,12 @@ export class ApiError extends Error {
 
 /**
  * The one way to say an object by id is not there (or not the caller's, which reads the same): 404 `not_found`,
- * "No such <kind>: <id>.". An id the caller named in a body is `resource_not_found` on that field instead.
+ * "No such <kind>: <id>.". An id the caller named in a body `field` is `resource_not_found` on that field.
  */
-export function notFound(kind: string, id: string): ApiError {
-  return new ApiError("not_found", { message: `No such ${kind}: ${id}.` });
+export function notFound(kind: string, id: string, options: { field?: string } = {}): ApiError {
+  const message = `No such ${kind}: ${id}.`;
+  if (options.field === undefined) return new ApiError("not_found", { message });
+  return new ApiError("resource_not_found", { message, detail: [{ field: options.field, reason: "not_found", message }] });
 }
 
 export function describeErrorCode(code: ErrorCode, ring: Ring): { status: number; type: ErrorType; retryable: boolean } {

@@ -26,7 +26,7 @@ export function assertSameEnvironment(tenant: Tenant, object: { environment: Key
  * as if unknown); the other environment's is 401 `environment_mismatch`. Reads find the object by id within the
  * project, never within the environment, so the other environment's object is there to be refused.
  */
-export function tenantObjectOrThrow<T extends { projectId: string; environment: KeyEnvironment }>(tenant: Tenant, object: T | null | undefined, missing: () => ApiError): T {
+export function tenantObjectOrThrow<T extends { projectId: string | null; environment: KeyEnvironment }>(tenant: Tenant, object: T | null | undefined, missing: () => ApiError): T {
   if (!object || object.projectId !== tenant.projectId) throw missing();
   assertSameEnvironment(tenant, object);
   return object;
