@@ -9,7 +9,7 @@ import { noSuchAccount } from "../accounts/service";
 import { tenantNow } from "../tenant-clock";
 import { config } from "../env";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { randomToken } from "../ids";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
@@ -147,7 +147,7 @@ export function assertFormOrigin(origin: string | null, host: string | null): vo
 export async function answerAtSandboxBank(options: { linkToken: string; formToken: string; decision: "approve" | "fail" }): Promise<void> {
   await db().$transaction(async (transaction) => {
     const payment = await transaction.payment.findUnique({ where: { linkToken: options.linkToken } });
-    if (!payment || !payment.formToken || payment.environment !== "sandbox") throw new ApiError("not_found", { message: "No such payment link." });
+    if (!payment || !payment.formToken || payment.environment !== "sandbox") throw notFound("payment link");
     if (!sameToken(payment.formToken, options.formToken)) throw new ApiError("csrf_token_invalid");
     if (payment.status !== "provisioned" || !payment.expiresAt || (await tenantNow(payment)).getTime() >= payment.expiresAt.getTime()) return;
     try {

@@ -130,6 +130,10 @@ describe("notFound", () => {
     expect(describeErrorCode(error.code, "partner").status).toBe(404);
   });
 
+  it("names no id it was not given (a capability token is never echoed)", () => {
+    expect(notFound("payment link").message).toBe("No such payment link.");
+  });
+
   it("names the body field that held the id as resource_not_found", () => {
     const error = notFound("application", "app_01", { field: "application_id" });
     expect({ code: error.code, message: error.message, detail: error.detail }).toEqual({
