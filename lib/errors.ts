@@ -162,6 +162,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The one way to say an object by id is not there (or not the caller's, which reads the same): 404 `not_found`,
+ * "No such <kind>: <id>.". An id the caller named in a body `field` is `resource_not_found` on that field. A
+ * capability token (a payment link's) names nothing and is never echoed: pass no id.
+ */
+export function notFound(kind: string, id?: string, options: { field?: string } = {}): ApiError {
+  const message = id === undefined ? `No such ${kind}.` : `No such ${kind}: ${id}.`;
+  if (options.field === undefined) return new ApiError("not_found", { message });
+  return new ApiError("resource_not_found", { message, detail: [{ field: options.field, reason: "not_found", message }] });
+}
+
 export function describeErrorCode(code: ErrorCode, ring: Ring): { status: number; type: ErrorType; retryable: boolean } {
   const entry: CatalogueEntry = ERROR_CATALOGUE[code];
   const status = ring === "public" && entry.publicStatus !== undefined ? entry.publicStatus : entry.status;

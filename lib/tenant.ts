@@ -20,3 +20,14 @@ export function assertSameEnvironment(tenant: Tenant, object: { environment: Key
     message: `This object belongs to the ${object.environment} environment; the token is for ${tenant.environment}.`,
   });
 }
+
+/**
+ * The one tenancy rule for an object read by id (spec 5.1, 7.2): none, or another project's, is `missing` (404,
+ * as if unknown); the other environment's is 401 `environment_mismatch`. Reads find the object by id within the
+ * project, never within the environment, so the other environment's object is there to be refused.
+ */
+export function tenantObjectOrThrow<T extends { projectId: string | null; environment: KeyEnvironment }>(tenant: Tenant, object: T | null | undefined, missing: () => ApiError): T {
+  if (!object || object.projectId !== tenant.projectId) throw missing();
+  assertSameEnvironment(tenant, object);
+  return object;
+}

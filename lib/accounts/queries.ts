@@ -8,7 +8,7 @@ import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Account, type Instalment } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
 import { RenderedJson } from "../http/rendered-json";
-import type { Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
@@ -38,11 +38,15 @@ const BALANCE_COLUMNS = Prisma.sql`product::text AS product, status::text AS sta
   opened_on AS "openedOn", principal_outstanding_pence AS "principalOutstandingPence", interest_accrued_pence AS "interestAccruedPence",
   fees_outstanding_pence AS "feesOutstandingPence", interest_accrued_through AS "interestAccruedThrough"`;
 
-/** Accounts asked for together, by id within a tenant: `unnest(…) WITH ORDINALITY` to join accounts on, for batchedRead. */
+/**
+ * Accounts asked for together, by id within a project: `unnest(…) WITH ORDINALITY` to join accounts on, for
+ * batchedRead. Not within the environment: the other environment's account is found, to be refused 401
+ * (tenantObjectOrThrow) rather than reported unknown.
+ */
 function wantedAccounts(keys: readonly { tenant: Tenant; id: string }[]): Prisma.Sql {
-  return Prisma.sql`unnest(${keys.map((key) => key.id)}::text[], ${keys.map((key) => key.tenant.projectId)}::text[], ${keys.map((key) => key.tenant.environment)}::text[])
-      WITH ORDINALITY AS wanted(account_id, account_project_id, account_environment, position)
-    JOIN accounts ON id = wanted.account_id AND project_id = wanted.account_project_id AND environment = wanted.account_environment::"Environment"`;
+  return Prisma.sql`unnest(${keys.map((key) => key.id)}::text[], ${keys.map((key) => key.tenant.projectId)}::text[])
+      WITH ORDINALITY AS wanted(account_id, account_project_id, position)
+    JOIN accounts ON id = wanted.account_id AND project_id = wanted.account_project_id`;
 }
 
 type OwnAccountRow = Account & { instalments: Instalment[]; position: number };
@@ -51,33 +55,31 @@ const readOwnAccounts = batchedRead<{ tenant: Tenant; id: string }, OwnAccountRo
   readRows<OwnAccountRow>(Prisma.sql`SELECT wanted.position::int AS position, ${ACCOUNT_COLUMNS}, ${INSTALMENTS_JSON} AS instalments FROM ${wantedAccounts(keys)}`),
 );
 
-/** The caller's account with its instalments, or null; another project's or environment's is null too. */
-export async function readOwnAccount(tenant: Tenant, id: string): Promise<(Account & { instalments: Instalment[] }) | null> {
-  const row = await readOwnAccounts({ tenant, id });
-  if (!row) return null;
-  const { position: _position, ...account } = row;
+/** The caller's account with its instalments: another project's is 404 `not_found`, the other environment's 401. */
+export async function readOwnAccount(tenant: Tenant, id: string): Promise<Account & { instalments: Instalment[] }> {
+  const { position: _position, ...account } = tenantObjectOrThrow(tenant, await readOwnAccounts({ tenant, id }), () => noSuchAccount(id));
   return account;
 }
 
-type RenderedAccountRow = BalanceState & { position: number; arrears: number; head: string; tail: string };
+type RenderedAccountRow = BalanceState & { position: number; projectId: string; environment: Tenant["environment"]; arrears: number; head: string; tail: string };
 
 const readRenderedAccount = batchedRead<{ tenant: Tenant; id: string }, RenderedAccountRow>((keys) =>
-  readRows<RenderedAccountRow>(Prisma.sql`SELECT wanted.position::int AS position, ${BALANCE_COLUMNS},
+  readRows<RenderedAccountRow>(Prisma.sql`SELECT wanted.position::int AS position, project_id AS "projectId", environment::text AS environment, ${BALANCE_COLUMNS},
       ${accountJsonSql.arrears} AS arrears, ${accountJsonSql.head} AS head, ${accountJsonSql.tail} AS tail FROM ${wantedAccounts(keys)}`),
 );
 
 /** The account object, rendered by PostgreSQL but for the balance (accountJsonSql). */
 export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
-  const row = await readRenderedAccount({ tenant, id });
-  if (!row) throw noSuchAccount(id);
+  const row = tenantObjectOrThrow(tenant, await readRenderedAccount({ tenant, id }), () => noSuchAccount(id));
   const balance = balanceWithArrears(row, row.arrears, utcDate(await tenantNow(tenant)));
   return new RenderedJson(joinAccountJson(row.head, balance, row.tail));
 }
 
-async function ownsAccount(tenant: Tenant, id: string): Promise<boolean> {
-  const rows = await readRows<{ id: string }>(Prisma.sql`SELECT id FROM accounts
-    WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment"`);
-  return rows.length === 1;
+/** Throws unless the account is the tenant's, under the one tenancy rule (lib/tenant.ts). */
+async function assertOwnAccount(tenant: Tenant, id: string): Promise<void> {
+  const [account] = await readRows<{ projectId: string; environment: Tenant["environment"] }>(Prisma.sql`SELECT project_id AS "projectId",
+    environment::text AS environment FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId}`);
+  tenantObjectOrThrow(tenant, account, () => noSuchAccount(id));
 }
 
 /**
@@ -100,6 +102,6 @@ export async function listTransactions(options: { tenant: Tenant; id: string; qu
     exists: async (cursor) => (await readRows<{ id: string }>(Prisma.sql`SELECT id FROM ledger_transactions WHERE id = ${cursor} AND account_id = ${id} AND ${owned}`)).length === 1,
     serialize: (row) => new RenderedJson(row.json),
   });
-  if (page.data.length === 0 && !(await ownsAccount(tenant, id))) throw noSuchAccount(id);
+  if (page.data.length === 0) await assertOwnAccount(tenant, id);
   return renderListEnvelope(page);
 }

@@ -1,16 +1,16 @@
-// The accounts API (spec 4.3) and the moves an operator or a payment makes on an account. Reads are scoped to
-// the caller's project and environment inside the query: another project's account, or the other
-// environment's, is 404 `not_found` like an unknown id.
+// The accounts API (spec 4.3) and the moves an operator or a payment makes on an account. Reads by id follow
+// the one tenancy rule (lib/tenant.ts): another project's account is 404 `not_found` like an unknown id, the
+// other environment's 401 `environment_mismatch`.
 import type { z } from "zod";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import type { Account, Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../http/pagination";
 import { assertMove } from "../lifecycle";
 import { createPayment } from "../payments/state-machine";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
-import type { Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
@@ -21,7 +21,7 @@ import { availablePence, serializeAccount } from "./serialize";
 import { ACCOUNT_LIFECYCLE, lockAccount, transitionAccount } from "./state-machine";
 
 export function noSuchAccount(id: string): ApiError {
-  return new ApiError("not_found", { message: `No such account: ${id}.` });
+  return notFound("account", id);
 }
 
 function tenantWhere(tenant: Tenant) {
@@ -41,8 +41,8 @@ export async function describeAccount(id: string) {
 }
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
-  const account = await db().account.findFirst({ where: { id, ...tenantWhere(tenant) }, include: { instalments: true } });
-  if (!account) throw noSuchAccount(id);
+  const found = await db().account.findFirst({ where: { id, projectId: tenant.projectId }, include: { instalments: true } });
+  const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
   return balanceAsOf(account, account.instalments, await today(tenant));
 }
 
@@ -72,7 +72,8 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
  * `validation_failed` on `amount_pence` above what is available.
  */
 export async function drawDown({ tenant, id, input, transaction }: { tenant: Tenant; id: string; input: DrawdownInput; transaction: Prisma.TransactionClient }) {
-  if (!(await transaction.account.count({ where: { id, ...tenantWhere(tenant) } }))) throw noSuchAccount(id);
+  const found = await transaction.account.findFirst({ where: { id, projectId: tenant.projectId }, select: { projectId: true, environment: true } });
+  tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
   const locked = (await lockAccount(transaction, id))!;
   if (locked.product !== "flex_facility") {
     throw new ApiError("conflict", { message: "Only a Flex facility can be drawn on; this account is a business term loan." });

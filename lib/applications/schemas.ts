@@ -7,6 +7,7 @@ import { metadataSchema } from "../http/metadata";
 import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { isWellFormedCompanyNumber } from "../registry/company-number";
+import { formatWholePounds } from "../money";
 
 export const APPLICATION_STATUSES = ["created", "submitted", "in_review", "approved", "declined", "funded", "withdrawn", "expired"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
@@ -26,12 +27,10 @@ export const companyNumberSchema = requestString().refine(isWellFormedCompanyNum
   params: { reason: "invalid_format" },
 });
 
-const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
-
 // Partner applications are the spec's business term loan (£1,000 to £250,000 over 3 to 60 months at an APR,
 // spec 2.2); the public ring's Business Loan quote is another scale (£50 to £500 over days, spec 4.8). The range
 // messages name theirs, so a caller who mixed the two up sees which endpoint answered.
-const AMOUNT_RANGE = `amount_pence must be between ${MIN_AMOUNT_PENCE} and ${MAX_AMOUNT_PENCE} (${pounds.format(MIN_AMOUNT_PENCE / 100)} to ${pounds.format(MAX_AMOUNT_PENCE / 100)}) for a partner application.`;
+const AMOUNT_RANGE = `amount_pence must be between ${MIN_AMOUNT_PENCE} and ${MAX_AMOUNT_PENCE} (${formatWholePounds(MIN_AMOUNT_PENCE)} to ${formatWholePounds(MAX_AMOUNT_PENCE)}) for a partner application.`;
 const TERM_RANGE = `term_months must be between ${MIN_TERM_MONTHS} and ${MAX_TERM_MONTHS} for a partner application.`;
 
 export const applicationIdParamsSchema = z.strictObject({ id: requestString().startsWith("app_") });

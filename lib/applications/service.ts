@@ -3,32 +3,26 @@
 import { clock } from "../clock";
 import { db, inTransaction, whenCommitted, type DatabaseClient } from "../db";
 import { Prisma, type Application } from "../generated/prisma/client";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { afterCommit } from "../jobs/background";
 import { serializeDecision } from "../decisions/serialize";
-import { assertSameEnvironment, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./state-machine";
 import { serializeApplication } from "./serialize";
 
 export function noSuchApplication(id: string): ApiError {
-  return new ApiError("not_found", { message: `No such application: ${id}.` });
+  return notFound("application", id);
 }
 
 /** The caller's application: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()): Promise<Application> {
-  const application = await database.application.findUnique({ where: { id } });
-  if (!application || application.projectId !== tenant.projectId) throw noSuchApplication(id);
-  assertSameEnvironment(tenant, application);
-  return application;
+  return tenantObjectOrThrow(tenant, await database.application.findUnique({ where: { id } }), () => noSuchApplication(id));
 }
 
 /** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
 export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
-  const application = await lockApplication(transaction, { id, projectId: tenant.projectId });
-  if (!application) throw noSuchApplication(id);
-  assertSameEnvironment(tenant, application);
-  return application;
+  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => noSuchApplication(id));
 }
 
 /**

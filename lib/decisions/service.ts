@@ -3,9 +3,9 @@
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { canTransition, lockApplication, transitionApplication, type ApplicationTrigger } from "../applications/state-machine";
 import { db, type DatabaseClient } from "../db";
-import { assertSameEnvironment, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
 import { decisionEventObject, serializeDecision } from "./serialize";
@@ -140,9 +140,7 @@ export async function countApplicationsAwaitingDecision(): Promise<number> {
 
 export async function getOwnDecisionOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()) {
   const decision = await database.decision.findFirst({ where: { id, projectId: tenant.projectId }, include: { application: true } });
-  if (!decision) throw new ApiError("not_found", { message: `No such decision: ${id}.` });
-  assertSameEnvironment(tenant, decision);
-  return decision;
+  return tenantObjectOrThrow(tenant, decision, () => notFound("decision", id));
 }
 
 export async function retrieveDecision({ tenant, id }: { tenant: Tenant; id: string }) {
@@ -179,7 +177,7 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
 export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; projectId?: string }) {
   return db().$transaction(async (transaction) => {
     const decision = await transaction.decision.findFirst({ where: { id: options.decisionId, ...(options.projectId ? { projectId: options.projectId } : {}) } });
-    if (!decision) throw new ApiError("not_found", { message: `No such decision: ${options.decisionId}.` });
+    if (!decision) throw notFound("decision", options.decisionId);
     const application = (await lockApplication(transaction, { id: decision.applicationId }))!;
     const current = await transaction.decision.findUniqueOrThrow({ where: { id: decision.id } });
     assertUnlocked(current);

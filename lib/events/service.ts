@@ -6,8 +6,8 @@ import { clock } from "../clock";
 import { config } from "../env";
 import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
-import { assertSameEnvironment, type Tenant } from "../tenant";
-import { ApiError } from "../errors";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { ApiError, notFound } from "../errors";
 import { log } from "../log";
 import { paginate, type PageRequest } from "../http/pagination";
 import { isIdOf, newId } from "../ids";
@@ -37,9 +37,7 @@ export async function listEvents(options: { tenant: Tenant; query: z.output<type
 
 async function getOwnEventOrThrow(tenant: Tenant, id: string): Promise<Event> {
   const event = await db().event.findFirst({ where: { id, projectId: tenant.projectId } });
-  if (!event) throw new ApiError("not_found", { message: `No such event: ${id}.` });
-  assertSameEnvironment(tenant, event);
-  return event;
+  return tenantObjectOrThrow(tenant, event, () => notFound("event", id));
 }
 
 export async function retrieveEvent({ tenant, id }: { tenant: Tenant; id: string }) {
@@ -58,7 +56,7 @@ export async function replayEvent(options: { tenant: Tenant; id: string; endpoin
   });
   if (endpointId) {
     const [endpoint] = endpoints;
-    if (!endpoint) throw new ApiError("resource_not_found", { message: `No such webhook endpoint: ${endpointId}.`, detail: [{ field: "endpoint_id", reason: "not_found" }] });
+    if (!endpoint) throw notFound("webhook endpoint", endpointId, { field: "endpoint_id" });
     if (endpoint.status !== "enabled") throw new ApiError("conflict", { message: `Webhook endpoint ${endpointId} is disabled; enable it first.` });
   }
   const targets = endpointId ? endpoints : endpoints.filter((endpoint) => subscribesTo(endpoint.enabledEvents, event.type));

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requestString } from "./request-string";
 import { fieldLabel } from "./validation";
 import { isIdOf, type IdKind } from "../ids";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import { RenderedJson } from "./rendered-json";
 
 export const MAX_PAGE_SIZE = 100;
@@ -90,7 +90,7 @@ export interface PaginateOptions<Row extends { id: string }, Item> {
 
 async function assertCursor(kind: IdKind, cursor: string, exists: (id: string) => Promise<boolean>): Promise<void> {
   if (!isIdOf(kind, cursor) || !(await exists(cursor))) {
-    throw new ApiError("not_found", { message: `No such object: ${cursor}.` });
+    throw notFound("object", cursor);
   }
 }
 

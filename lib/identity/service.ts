@@ -12,12 +12,12 @@ import { clock } from "../clock";
 import { tenantNow } from "../tenant-clock";
 import { db, transact, type DatabaseClient } from "../db";
 import type { DeferredTransaction } from "../deferred-transaction";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { recordEvents, type EventType } from "../events/events";
 import type { Application } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
-import { assertSameEnvironment, type Tenant } from "../tenant";
+import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
 import { identityProviderFor } from "./choose-provider";
 import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider, type IdentityResult } from "./provider";
 import type { IdentityPerson } from "./schemas";
@@ -74,10 +74,7 @@ function assertCheckable(
   statuses: readonly ApplicationStatus[],
 ): CheckableApplication {
   if (!application || application.projectId !== tenant.projectId) {
-    throw new ApiError("resource_not_found", {
-      message: `No such application: ${applicationId}.`,
-      detail: [{ field: "application_id", reason: "not_found", message: `No such application: ${applicationId}.` }],
-    });
+    throw notFound("application", applicationId, { field: "application_id" });
   }
   assertSameEnvironment(tenant, application);
   if (!statuses.includes(application.status)) {
@@ -202,9 +199,8 @@ async function askProvider(provider: IdentityProvider, request: IdentityCheckReq
 /** One of the tenant's checks: another project's is 404 `not_found`, the other environment's 401 `environment_mismatch`. */
 export async function retrieveIdentityCheck({ tenant, id }: { tenant: Tenant; id: string }): Promise<VerificationObject> {
   const check = await db().identityCheck.findUnique({ where: { id }, include: { application: { select: { reference: true } } } });
-  if (!check || check.projectId !== tenant.projectId) throw new ApiError("not_found", { message: `No such identity check: ${id}.` });
-  assertSameEnvironment(tenant, check);
-  return serializeIdentityCheck(check, check.application);
+  const own = tenantObjectOrThrow(tenant, check, () => notFound("identity check", id));
+  return serializeIdentityCheck(own, own.application);
 }
 
 /** The application's most recent identity check, or null when it has none (for the decision engine and the journey). */

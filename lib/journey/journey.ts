@@ -22,6 +22,7 @@ import { randomToken } from "../ids";
 import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
 import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
+import { formatWholePounds } from "../money";
 import { tenantNow } from "../tenant-clock";
 import { isHandoffTokenForm } from "./framing";
 import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
@@ -109,11 +110,9 @@ export async function journeyStatus(token: string): Promise<{ step: JourneyStep 
 
 // The forms -------------------------------------------------------------------------------------------------------
 
-const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
-
 /** Whole pounds as typed: digits, with or without a £ sign and thousands commas. */
 function poundsField(label: string, min: number, max: number) {
-  const range = `${label} must be between ${pounds.format(min)} and ${pounds.format(max)}.`;
+  const range = `${label} must be between ${formatWholePounds(min * 100)} and ${formatWholePounds(max * 100)}.`;
   return requestString()
     .transform((value) => value.replace(/[£,\s]/g, ""))
     .refine((value) => /^\d{1,12}$/.test(value), `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`)

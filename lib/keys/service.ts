@@ -3,8 +3,8 @@ import type { z } from "zod";
 import { changeFeed } from "../change-feed";
 import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
-import { assertSameEnvironment, type Tenant } from "../tenant";
-import { ApiError } from "../errors";
+import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { transition, type Lifecycle } from "../lifecycle";
 import { lockRow } from "../row-lock";
@@ -44,9 +44,7 @@ export async function listKeys(options: { tenant: Tenant; query: z.output<typeof
 /** The key, if it is the caller's: another project's key is 404, the other environment's is 401. */
 async function getOwnKeyOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()) {
   const key = await database.apiKey.findFirst({ where: { id, projectId: tenant.projectId } });
-  if (!key) throw new ApiError("not_found", { message: `No such API key: ${id}.` });
-  assertSameEnvironment(tenant, key);
-  return key;
+  return tenantObjectOrThrow(tenant, key, () => notFound("API key", id));
 }
 
 export async function retrieveKey({ tenant, id }: { tenant: Tenant; id: string }) {

@@ -8,7 +8,6 @@ import { utcDate } from "../accounts/calendar";
 import { readOwnAccount } from "../accounts/queries";
 import { serializeTransaction, transactionSchema } from "../accounts/serialize";
 import { ACCOUNT_STATUSES, ACCOUNT_PRODUCTS, INSTALMENT_STATUSES } from "../accounts/schemas";
-import { noSuchAccount } from "../accounts/service";
 import { noSuchApplication } from "../applications/service";
 import { db } from "../db";
 import { ApiError } from "../errors";
@@ -19,7 +18,8 @@ import { calendarDate, idOf, pence, text, timestamp } from "../http/response-sch
 import { clock, DAY_MS } from "../clock";
 import { readProjectState } from "../projects/project-state";
 import { tierLimitsFor } from "../ratelimit/policies";
-import type { Tenant } from "../tenant";
+import { formatPounds } from "../money";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { PUBLIC_TOOLS } from "./public-tools";
 import { SERVER_VERSION } from "./protocol";
@@ -41,9 +41,6 @@ const ACCESS = {
   config: { scope: "owner.read", siteScope: "config:read", audited: false },
 } as const satisfies Record<string, ToolAccess>;
 
-const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
-const inPounds = (amountPence: number) => pounds.format(amountPence / 100);
-
 function tenantWhere({ tenant }: PartnerCaller) {
   return { projectId: tenant.projectId, environment: tenant.environment };
 }
@@ -54,15 +51,12 @@ const windowInput = z.strictObject({ days: z.int().min(1).max(90).default(30).me
 const noArguments = z.strictObject({});
 
 async function ownApplication(caller: PartnerCaller, id: string) {
-  const application = await db().application.findFirst({ where: { id, ...tenantWhere(caller) }, include: { decision: true } });
-  if (!application) throw noSuchApplication(id);
-  return application;
+  const application = await db().application.findFirst({ where: { id, projectId: caller.tenant.projectId }, include: { decision: true } });
+  return tenantObjectOrThrow(caller.tenant, application, () => noSuchApplication(id));
 }
 
-async function ownAccount(caller: PartnerCaller, id: string) {
-  const account = await readOwnAccount(caller.tenant, id);
-  if (!account) throw noSuchAccount(id);
-  return account;
+function ownAccount(caller: PartnerCaller, id: string) {
+  return readOwnAccount(caller.tenant, id);
 }
 
 async function today(caller: PartnerCaller): Promise<string> {
@@ -90,7 +84,7 @@ function explain(decision: { outcome: string; approvedAmountPence: number; aprBp
   const engine =
     decision.decidedBy === "sandbox" ? " The sandbox engine decided it from the company number's last four digits (docs/sandbox.md)." : decision.decidedBy === "manual" ? " An underwriter decided it." : "";
   if (decision.outcome === "approved") {
-    const amount = decision.approvedAmountPence === requestedPence ? `the ${inPounds(requestedPence)} requested` : `${inPounds(decision.approvedAmountPence)} of the ${inPounds(requestedPence)} requested`;
+    const amount = decision.approvedAmountPence === requestedPence ? `the ${formatPounds(requestedPence)} requested` : `${formatPounds(decision.approvedAmountPence)} of the ${formatPounds(requestedPence)} requested`;
     return `Approved for ${amount} at ${decision.aprBps / 100}% APR.${engine}`;
   }
   if (decision.outcome === "declined") return `Declined: ${reasons.map((reason) => reason.message).join(" ")}${engine}`;
@@ -172,7 +166,7 @@ const applicationStatus = defineTool<PartnerCaller, typeof applicationIdInput, t
       account_id: application.accountId,
     };
     const decided = decision ? `, decided ${decision.outcome}` : "";
-    return { text: `${application.companyName} asked for ${inPounds(application.amountPence)} over ${application.termMonths} months: ${application.status}${decided}.`, structured };
+    return { text: `${application.companyName} asked for ${formatPounds(application.amountPence)} over ${application.termMonths} months: ${application.status}${decided}.`, structured };
   },
 });
 
@@ -253,9 +247,9 @@ const loanStatus = defineTool<PartnerCaller, typeof accountIdInput, typeof loanS
       forborne_until: account.status === "forborne" ? account.forborneUntil : null,
       as_of: asOf,
     };
-    const due = next ? ` Next: ${inPounds(next.amountPence - next.paidPence)} on ${next.dueDate}.` : "";
-    const arrears = balance.arrears_pence > 0 ? ` ${inPounds(balance.arrears_pence)} in arrears.` : "";
-    return { text: `${account.companyName}: ${account.status}, ${inPounds(balance.payoff_pence)} settles it today.${arrears}${due}`, structured };
+    const due = next ? ` Next: ${formatPounds(next.amountPence - next.paidPence)} on ${next.dueDate}.` : "";
+    const arrears = balance.arrears_pence > 0 ? ` ${formatPounds(balance.arrears_pence)} in arrears.` : "";
+    return { text: `${account.companyName}: ${account.status}, ${formatPounds(balance.payoff_pence)} settles it today.${arrears}${due}`, structured };
   },
 });
 
@@ -287,8 +281,8 @@ const loanStatement = defineTool<PartnerCaller, typeof statementInput, typeof st
       transactions: transactions.map(serializeTransaction),
       as_of: asOf,
     };
-    const lines = structured.transactions.map((entry) => `${entry.posted_at.slice(0, 10)} ${entry.type} ${inPounds(entry.amount_pence)}`);
-    return { text: [`Statement of ${account_id} on ${asOf}: ${inPounds(structured.balance.payoff_pence)} settles it.`, ...lines].join("\n"), structured };
+    const lines = structured.transactions.map((entry) => `${entry.posted_at.slice(0, 10)} ${entry.type} ${formatPounds(entry.amount_pence)}`);
+    return { text: [`Statement of ${account_id} on ${asOf}: ${formatPounds(structured.balance.payoff_pence)} settles it.`, ...lines].join("\n"), structured };
   },
 });
 
@@ -338,7 +332,7 @@ const behaviouralDigest = defineTool<PartnerCaller, typeof accountIdInput, typeo
     };
     const failures = Object.values(failed).reduce((sum, n) => sum + n, 0);
     return {
-      text: `${structured.paid_in_full} of ${structured.instalments_fallen_due} instalments due paid in full, ${structured.missed} missed, ${failures} failed collection(s); ${inPounds(structured.arrears_pence)} in arrears.`,
+      text: `${structured.paid_in_full} of ${structured.instalments_fallen_due} instalments due paid in full, ${structured.missed} missed, ${failures} failed collection(s); ${formatPounds(structured.arrears_pence)} in arrears.`,
       structured,
     };
   },
@@ -459,7 +453,7 @@ const platformMetrics = defineTool<PartnerCaller, typeof windowInput, typeof pla
       events_emitted: events,
     };
     return {
-      text: `Last ${days} days: ${created} applications, ${decided} decided (${structured.approved} approved, ${structured.declined} declined, ${structured.referred} referred), ${structured.funded} funded for ${inPounds(structured.funded_pence)}.`,
+      text: `Last ${days} days: ${created} applications, ${decided} decided (${structured.approved} approved, ${structured.declined} declined, ${structured.referred} referred), ${structured.funded} funded for ${formatPounds(structured.funded_pence)}.`,
       structured,
     };
   },
@@ -545,7 +539,7 @@ const portfolioOverview = defineTool<PartnerCaller, typeof noArguments, typeof p
       arrears_pence: arrears.reduce((sum, instalment) => sum + instalment.amountPence - instalment.paidPence, 0),
     };
     const outstanding = structured.by_status.reduce((sum, group) => sum + group.principal_outstanding_pence, 0);
-    return { text: `${structured.accounts} accounts, ${inPounds(outstanding)} principal outstanding, ${inPounds(structured.arrears_pence)} in arrears.`, structured };
+    return { text: `${structured.accounts} accounts, ${formatPounds(outstanding)} principal outstanding, ${formatPounds(structured.arrears_pence)} in arrears.`, structured };
   },
 });
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { config } from "../env";
 import { loyaltyLadder, loyaltyLadderSchema } from "../loyalty/tiers";
 import { getPricingConfig } from "../pricing/config";
+import { formatPounds } from "../money";
 import { businessLoanQuote, catalogueOf } from "../pricing/public-service";
 import type { Frequency, OneTimeQuotePence } from "../pricing/quotes";
 import { text } from "../http/response-schema";
@@ -18,8 +19,6 @@ type Nobody = unknown;
 const PRODUCTS = ["business_loan", "flex", "slice"] as const;
 type ProductId = (typeof PRODUCTS)[number];
 
-const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
-const inPounds = (pence: number) => pounds.format(pence / 100);
 
 function quoteResult(quote: OneTimeQuotePence): z.output<typeof mcpQuoteResultSchema> {
   return {
@@ -40,10 +39,10 @@ function quoteResult(quote: OneTimeQuotePence): z.output<typeof mcpQuoteResultSc
 
 function describeQuote(quote: OneTimeQuotePence): string {
   return (
-    `Borrowing ${inPounds(quote.principal)} over ${quote.term_days} days costs ${inPounds(quote.total_cost)} ` +
-    `(${inPounds(quote.establishment_fee)} establishment fee and ${inPounds(quote.total_interest)} interest), ` +
-    `${inPounds(quote.total_repayable)} in all: ${quote.periods} ${quote.frequency} payments of ${inPounds(quote.payment_each)}` +
-    (quote.final_payment === quote.payment_each ? "." : `, the last ${inPounds(quote.final_payment)}.`)
+    `Borrowing ${formatPounds(quote.principal)} over ${quote.term_days} days costs ${formatPounds(quote.total_cost)} ` +
+    `(${formatPounds(quote.establishment_fee)} establishment fee and ${formatPounds(quote.total_interest)} interest), ` +
+    `${formatPounds(quote.total_repayable)} in all: ${quote.periods} ${quote.frequency} payments of ${formatPounds(quote.payment_each)}` +
+    (quote.final_payment === quote.payment_each ? "." : `, the last ${formatPounds(quote.final_payment)}.`)
   );
 }
 

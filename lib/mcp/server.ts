@@ -100,9 +100,10 @@ async function callTool<C>(definition: McpServerDefinition<C>, params: { name: s
       throw invalidArguments(error, tool.name);
     }
     await audit("failed");
-    // What the caller asked for does not exist (an unknown application, say): the tool's failed result, in its words.
+    // What the caller asked for does not exist (an unknown application, say) or is refused (the other
+    // environment's): the tool's failed result, in its words, with the code its HTTP counterpart answers.
     if (error instanceof ApiError && describeErrorCode(error.code, "partner").status < 500) {
-      return { content: [{ type: "text", text: `${tool.name} failed: ${error.message}` }], isError: true };
+      return { content: [{ type: "text", text: `${tool.name} failed: ${error.message}` }], isError: true, _meta: { error_code: error.code } };
     }
     // A fault while running the tool is the tool's failed result (MCP: tool execution errors), logged with the
     // correlation id it names, as the route builder logs any fault.

@@ -9,15 +9,14 @@ import { noSuchAccount } from "../accounts/service";
 import { tenantNow } from "../tenant-clock";
 import { config } from "../env";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { randomToken } from "../ids";
-import type { Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import type { CreatePaymentLinkInput } from "./schemas";
 import { answerPayment } from "./settlement";
 import { serializePayment, type PaymentFailureCode } from "./serialize";
 import { createPayment } from "./state-machine";
-import { tenantWhere } from "./service";
 
 /** How long a link takes payment: a day, long enough to reach a borrower by email and short enough to go stale safely. */
 export const PAYMENT_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -25,13 +24,14 @@ const TOKEN_LENGTH = 32;
 const OPEN_STATUSES = new Set(["performing", "in_arrears", "forborne"]);
 
 /**
- * Provisions a payment link on one of the caller's accounts (404 otherwise): 409 `conflict` when the account
- * is settled or closed, 422 on `amount_pence` above its payoff today. No open-banking provider is connected to
+ * Provisions a payment link on one of the caller's accounts (another project's is 404, the other environment's
+ * 401 `environment_mismatch`): 409 `conflict` when the account is settled or closed, 422 on `amount_pence`
+ * above its payoff today. No open-banking provider is connected to
  * live yet, so a live link is 503 `service_unavailable`.
  */
 export async function createPaymentLink({ tenant, input, transaction }: { tenant: Tenant; input: CreatePaymentLinkInput; transaction: Prisma.TransactionClient }) {
-  const account = await transaction.account.findFirst({ where: { id: input.account_id, ...tenantWhere(tenant) }, include: { instalments: true } });
-  if (!account) throw noSuchAccount(input.account_id);
+  const found = await transaction.account.findFirst({ where: { id: input.account_id, projectId: tenant.projectId }, include: { instalments: true } });
+  const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(input.account_id));
   if (!OPEN_STATUSES.has(account.status)) {
     throw new ApiError("conflict", { message: `An account that is ${account.status} takes no payments: nothing is owed on it.` });
   }
@@ -147,7 +147,7 @@ export function assertFormOrigin(origin: string | null, host: string | null): vo
 export async function answerAtSandboxBank(options: { linkToken: string; formToken: string; decision: "approve" | "fail" }): Promise<void> {
   await db().$transaction(async (transaction) => {
     const payment = await transaction.payment.findUnique({ where: { linkToken: options.linkToken } });
-    if (!payment || !payment.formToken || payment.environment !== "sandbox") throw new ApiError("not_found", { message: "No such payment link." });
+    if (!payment || !payment.formToken || payment.environment !== "sandbox") throw notFound("payment link");
     if (!sameToken(payment.formToken, options.formToken)) throw new ApiError("csrf_token_invalid");
     if (payment.status !== "provisioned" || !payment.expiresAt || (await tenantNow(payment)).getTime() >= payment.expiresAt.getTime()) return;
     try {

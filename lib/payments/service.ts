@@ -1,16 +1,16 @@
-// The payments API's reads (spec 4.4, 4.11): scoped to the caller's project and environment inside the query,
-// so another project's payment, or the other environment's, is 404 `not_found` like an unknown id.
+// The payments API's reads (spec 4.4, 4.11), under the one tenancy rule (lib/tenant.ts): another project's
+// payment is 404 `not_found` like an unknown id, the other environment's 401 `environment_mismatch`.
 import type { z } from "zod";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { notFound, type ApiError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../http/pagination";
-import type { Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import type { listPaymentsQuerySchema } from "./schemas";
 import { serializePayment } from "./serialize";
 
 export function noSuchPayment(id: string): ApiError {
-  return new ApiError("not_found", { message: `No such payment: ${id}.` });
+  return notFound("payment", id);
 }
 
 export function tenantWhere(tenant: Tenant) {
@@ -18,9 +18,8 @@ export function tenantWhere(tenant: Tenant) {
 }
 
 export async function retrievePayment({ tenant, id }: { tenant: Tenant; id: string }) {
-  const payment = await db().payment.findFirst({ where: { id, ...tenantWhere(tenant) } });
-  if (!payment) throw noSuchPayment(id);
-  return serializePayment(payment);
+  const payment = await db().payment.findFirst({ where: { id, projectId: tenant.projectId } });
+  return serializePayment(tenantObjectOrThrow(tenant, payment, () => noSuchPayment(id)));
 }
 
 export async function listPayments(options: { tenant: Tenant; query: z.output<typeof listPaymentsQuerySchema>; url: string }) {

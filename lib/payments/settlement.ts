@@ -10,8 +10,8 @@ import { utcDate } from "../accounts/calendar";
 import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
 import { lockAccount } from "../accounts/state-machine";
 import { assertMove } from "../lifecycle";
-import type { Tenant } from "../tenant";
-import { noSuchPayment, tenantWhere } from "./service";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { noSuchPayment } from "./service";
 import { serializePayment, type PaymentFailureCode } from "./serialize";
 import { lockPayment, PAYMENT_LIFECYCLE, transitionPayment } from "./state-machine";
 
@@ -38,13 +38,15 @@ export async function answerPayment(transaction: Prisma.TransactionClient, found
 }
 
 /**
- * Records a bank's answer on one payment, in its own transaction: the caller's (a tenant's, 404 for anything
- * else) or, without a tenant, any payment (the operator's CLI).
+ * Records a bank's answer on one payment, in its own transaction: the caller's (a tenant's, under the one
+ * tenancy rule of lib/tenant.ts) or, without a tenant, any payment (the operator's CLI).
  */
 export async function recordBankAnswer(options: { id: string; tenant?: Tenant; answer: BankAnswer }) {
   return db().$transaction(async (transaction) => {
-    const found = await transaction.payment.findFirst({ where: { id: options.id, ...(options.tenant ? tenantWhere(options.tenant) : {}) } });
-    if (!found) throw noSuchPayment(options.id);
-    return serializePayment(await answerPayment(transaction, found, options.answer));
+    const { tenant } = options;
+    const found = await transaction.payment.findFirst({ where: { id: options.id, ...(tenant ? { projectId: tenant.projectId } : {}) } });
+    const payment = tenant ? tenantObjectOrThrow(tenant, found, () => noSuchPayment(options.id)) : found;
+    if (!payment) throw noSuchPayment(options.id);
+    return serializePayment(await answerPayment(transaction, payment, options.answer));
   });
 }

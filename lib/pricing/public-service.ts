@@ -8,6 +8,7 @@ import { RenderedJson } from "../http/rendered-json";
 import { getPricingConfig } from "./config";
 import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency, type OneTimeQuotePence } from "./quotes";
 import type { PricingConfig } from "./schemas";
+import { formatWholePounds } from "../money";
 
 const wholeNumber = requestString()
   .refine((value) => /^-?\d+(\.\d+)?$/.test(value), { error: (issue) => `${fieldLabel(issue.path)} must be a number.`, params: { reason: "invalid_type" }, abort: true })
@@ -32,8 +33,6 @@ export const flexQuoteQuerySchema = z.strictObject({
   months: wholeNumber.optional(),
 });
 
-const poundsFormat = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", maximumFractionDigits: 0 });
-
 interface Range {
   min: number;
   max: number;
@@ -47,7 +46,7 @@ interface Range {
 /** The out-of-range item for `value`, naming the whole range in the field's unit (and in pounds, for money). */
 function rangeProblem(field: string, value: number, range: Range): ErrorDetail | null {
   if (value >= range.min && value <= range.max) return null;
-  const inPounds = range.unit === "pounds" ? ` (${poundsFormat.format(range.min)} to ${poundsFormat.format(range.max)})` : "";
+  const inPounds = range.unit === "pounds" ? ` (${formatWholePounds(range.min * 100)} to ${formatWholePounds(range.max * 100)})` : "";
   const message = `${field} must be between ${range.min} and ${range.max} ${range.unit}${inPounds} for ${range.of}${range.note ? `: ${range.note}` : ""}.`;
   return { field, reason: value < range.min ? "too_small" : "too_large", message };
 }

@@ -4,7 +4,7 @@
 // checks and an application's consents, affordability, submit and accept (docs/white-label.md). `beta` is for the beta constructs, whose "access is granted by agreement" (spec 9).
 import { clock } from "../clock";
 import type { Database } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { lockRow } from "../row-lock";
 import { forgetProjectState, readProjectState } from "./project-state";
 
@@ -30,7 +30,7 @@ export async function assertCapability(projectId: string, capability: ProjectCap
 }
 
 function noSuchProject(projectId: string): ApiError {
-  return new ApiError("not_found", { message: `No such project: ${projectId}.` });
+  return notFound("project", projectId);
 }
 
 /** The project's capabilities, in catalogue order. Unknown project: 404 `not_found`. */

@@ -1,13 +1,13 @@
 // Owner-level project actions, exposed through the admin CLI (and later the dashboard).
 import { clock } from "../clock";
 import type { Database } from "../db";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import type { KeyEnvironment } from "../keys/secrets";
 import { forgetProjectState } from "./project-state";
 
 async function updateProject(database: Database, projectId: string, data: Parameters<Database["project"]["update"]>[0]["data"]) {
   const result = await database.project.updateMany({ where: { id: projectId }, data: { ...data, updatedAt: clock.now() } });
-  if (result.count === 0) throw new ApiError("not_found", { message: `No such project: ${projectId}.` });
+  if (result.count === 0) throw notFound("project", projectId);
   forgetProjectState(projectId);
 }
 

@@ -12,7 +12,7 @@ import { answerQuestion } from "../assistant/answer";
 import { clock } from "../clock";
 import { config } from "../env";
 import { db, type DatabaseClient } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { SUPPORT_SESSION_IDLE_MS, SUPPORT_SESSION_MAX_MESSAGES, type SendSupportMessageBody } from "./schemas";
 
@@ -49,7 +49,7 @@ async function continueSession(database: DatabaseClient, sessionId: string, now:
   });
   if (count === 1) return sessionId;
   const existing = await database.supportSession.findUnique({ where: { id: sessionId }, select: { id: true } });
-  if (!existing) throw new ApiError("not_found", { message: "No such support session." });
+  if (!existing) throw notFound("support session");
   await database.supportSession.updateMany({ where: { id: sessionId, status: "open" }, data: { status: "closed", closedAt: now } });
   throw new ApiError("support_session_closed", { message: "This support session is closed; start a new one by sending a message without session_id." });
 }

@@ -4,8 +4,8 @@ import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { EVENT_TYPES } from "../events/events";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
-import { assertSameEnvironment, type Tenant } from "../tenant";
-import { ApiError } from "../errors";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { lockRow } from "../row-lock";
@@ -96,15 +96,13 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
 }
 
 function noSuchWebhookEndpoint(id: string): ApiError {
-  return new ApiError("not_found", { message: `No such webhook endpoint: ${id}.` });
+  return notFound("webhook endpoint", id);
 }
 
 /** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnWebhookEndpointOrThrow(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
   const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: tenant.projectId } });
-  if (!endpoint) throw noSuchWebhookEndpoint(id);
-  assertSameEnvironment(tenant, endpoint);
-  return endpoint;
+  return tenantObjectOrThrow(tenant, endpoint, () => noSuchWebhookEndpoint(id));
 }
 
 export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {

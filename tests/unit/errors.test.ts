@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, describeErrorCode, ERROR_CATALOGUE, renderEnvelope, renderError, renderOAuthError, renderSiteError } from "@/lib/errors";
+import { ApiError, describeErrorCode, ERROR_CATALOGUE, notFound, renderEnvelope, renderError, renderOAuthError, renderSiteError } from "@/lib/errors";
 
 describe("error catalogue", () => {
   it("holds the statuses of spec 7.2 for the partner ring", () => {
@@ -120,5 +120,26 @@ describe("the JSON-RPC form (spec 7.4, the MCP servers)", () => {
     expect(rendered.body).toMatchObject({ error: { code: "rate_limited", retryable: true, retry_after_ms: 1_000 } });
     expect(renderError(new ApiError("origin_not_allowed"), { format: "json-rpc", ring: "site", correlationId: "cor_x" }).status).toBe(403);
     expect(renderError(new ApiError("mcp_protocol_version_unsupported"), { format: "json-rpc", ring: "public", correlationId: "cor_x" }).status).toBe(400);
+  });
+});
+
+describe("notFound", () => {
+  it("says an id names nothing the one way: 404 not_found, No such <kind>: <id>.", () => {
+    const error = notFound("payment", "pay_01");
+    expect({ code: error.code, message: error.message, detail: error.detail }).toEqual({ code: "not_found", message: "No such payment: pay_01.", detail: undefined });
+    expect(describeErrorCode(error.code, "partner").status).toBe(404);
+  });
+
+  it("names no id it was not given (a capability token is never echoed)", () => {
+    expect(notFound("payment link").message).toBe("No such payment link.");
+  });
+
+  it("names the body field that held the id as resource_not_found", () => {
+    const error = notFound("application", "app_01", { field: "application_id" });
+    expect({ code: error.code, message: error.message, detail: error.detail }).toEqual({
+      code: "resource_not_found",
+      message: "No such application: app_01.",
+      detail: [{ field: "application_id", reason: "not_found", message: "No such application: app_01." }],
+    });
   });
 });

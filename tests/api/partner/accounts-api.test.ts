@@ -213,17 +213,17 @@ describe("reads", () => {
     }
   });
 
-  it("hides every account from another project and from the other environment", async () => {
+  it("hides every account from another project (404) and refuses it to the other environment (401 environment_mismatch)", async () => {
     const funded = await fund("12345678", { product: "flex" });
     await expectJson(await call("POST", `/accounts/${funded.account_id}/drawdowns`, { amount_pence: 1_000 }), 201);
     const ledgerRow = (await expectJson(await call("GET", `/accounts/${funded.account_id}/transactions`), 200)).data[0].id;
     const other = await mintToken(server.url, await createTestProject());
     const live = await mintToken(server.url, project, { environment: "live" });
-    for (const outsider of [other, live]) {
+    for (const [outsider, status, code] of [[other, 404, "not_found"], [live, 401, "environment_mismatch"]] as const) {
       for (const path of [`/accounts/${funded.account_id}`, `/accounts/${funded.account_id}/balance`, `/accounts/${funded.account_id}/transactions`]) {
-        await expectApiError(await call("GET", path, undefined, { token: outsider }), 404, "not_found");
+        await expectApiError(await call("GET", path, undefined, { token: outsider }), status, code);
       }
-      await expectApiError(await call("POST", `/accounts/${funded.account_id}/drawdowns`, { amount_pence: 1_000 }, { token: outsider }), 404, "not_found");
+      await expectApiError(await call("POST", `/accounts/${funded.account_id}/drawdowns`, { amount_pence: 1_000 }, { token: outsider }), status, code);
       expect((await expectJson(await call("GET", "/accounts", undefined, { token: outsider }), 200)).data).toEqual([]);
       await expectApiError(await call("GET", `/accounts?starting_after=${funded.account_id}`, undefined, { token: outsider }), 404, "not_found");
     }

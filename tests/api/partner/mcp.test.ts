@@ -184,9 +184,22 @@ describe("the partner tools, for the token's own project", () => {
     const result = (await otherClient.callTool({ name: "loan_status", arguments: { account_id: account.id } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: "text", text: `loan_status failed: No such account: ${account.id}.` }]);
+    expect(result._meta).toEqual({ error_code: "not_found" });
     const summary = (await otherClient.callTool({ name: "customer_summary", arguments: { company_number: "10000042" } })) as CallToolResult;
     expect(summary.isError).toBe(true);
     await otherClient.close();
+  });
+
+  it("refuses the other environment's objects with the code the API answers, environment_mismatch", async () => {
+    const liveClient = await connect("/partner/v1/mcp", await mintToken(server.url, project, { environment: "live" }));
+    const loan = (await liveClient.callTool({ name: "loan_status", arguments: { account_id: account.id } })) as CallToolResult;
+    expect(loan.isError).toBe(true);
+    expect(loan.content).toEqual([{ type: "text", text: "loan_status failed: This object belongs to the sandbox environment; the token is for live." }]);
+    expect(loan._meta).toEqual({ error_code: "environment_mismatch" });
+    const application = (await liveClient.callTool({ name: "application_status", arguments: { application_id: account.applicationId } })) as CallToolResult;
+    expect(application.isError).toBe(true);
+    expect(application._meta).toEqual({ error_code: "environment_mismatch" });
+    await liveClient.close();
   });
 
   it("queue_status, platform_metrics, portfolio_overview and ops_metrics count the project's own work", async () => {

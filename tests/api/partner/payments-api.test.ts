@@ -241,17 +241,17 @@ describe("reads", () => {
     expect((await expectJson(await call("GET", `/payments?account_id=${second.id}&status=failed`), 200)).data).toEqual([]);
   });
 
-  it("hides every payment from another project and from the other environment", async () => {
+  it("hides every payment from another project (404) and refuses it to the other environment (401 environment_mismatch)", async () => {
     const account = await fundedAccount(tenant);
     const payment = await expectJson(await createLink({ account_id: account.id, amount_pence: 5_000 }), 201);
     const other = await mintToken(server.url, await createTestProject());
     const live = await mintToken(server.url, project, { environment: "live" });
-    for (const outsider of [other, live]) {
-      await expectApiError(await call("GET", `/payments/${payment.id}`, undefined, { token: outsider }), 404, "not_found");
+    for (const [outsider, status, code] of [[other, 404, "not_found"], [live, 401, "environment_mismatch"]] as const) {
+      await expectApiError(await call("GET", `/payments/${payment.id}`, undefined, { token: outsider }), status, code);
       expect((await expectJson(await call("GET", "/payments", undefined, { token: outsider }), 200)).data).toEqual([]);
       expect((await expectJson(await call("GET", `/payments?account_id=${account.id}`, undefined, { token: outsider }), 200)).data).toEqual([]);
       await expectApiError(await call("GET", `/payments?starting_after=${payment.id}`, undefined, { token: outsider }), 404, "not_found");
-      await expectApiError(await createLink({ account_id: account.id, amount_pence: 100 }, { token: outsider }), 404, "not_found");
+      await expectApiError(await createLink({ account_id: account.id, amount_pence: 100 }, { token: outsider }), status, code);
     }
     const otherSandbox = await mintToken(server.url, await createTestProject());
     await expectApiError(await call("POST", `/test_helpers/payments/${payment.id}/settle`, undefined, { token: otherSandbox }), 404, "not_found");

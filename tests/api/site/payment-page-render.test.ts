@@ -4,7 +4,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import PaymentLinkPage, { generateMetadata } from "@/app/(apply)/pay/[token]/page";
-import { formatPounds } from "@/app/(apply)/format";
+import { formatPounds } from "@/lib/money";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { createPaymentLink } from "@/lib/payments/links";

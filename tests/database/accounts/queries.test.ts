@@ -90,14 +90,14 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
     expect(object.available_pence).toBe(object.credit_limit_pence! - object.balance.principal_outstanding_pence);
   });
 
-  it("is 404 for another project's account and for the other environment", async () => {
+  it("is 404 for another project's account, 401 environment_mismatch for the other environment", async () => {
     const account = await fundedAccount(tenant);
     const other = await createTestProject();
     await expect(retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: account.id })).rejects.toMatchObject({ code: "not_found" });
-    await expect(retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: account.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: account.id })).rejects.toMatchObject({ code: "environment_mismatch" });
   });
 
-  it("answers reads made together (one query) each with its own account, and 404 to a tenant asking for another's", async () => {
+  it("answers reads made together (one query) each with its own account, refusing another project's (404) and the other environment's (401)", async () => {
     const [first, second] = [await fundedAccount(tenant, { termMonths: 6 }), await fundedAccount(tenant, { termMonths: 9 })];
     const other = await createTestProject();
     const outcomes = await renderedOrErrorCode([
@@ -111,7 +111,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
       expect.objectContaining({ id: first.id, term_months: 6 }),
       "not_found",
       expect.objectContaining({ id: second.id, term_months: 9 }),
-      "not_found",
+      "environment_mismatch",
       expect.objectContaining({ id: first.id, term_months: 6 }),
     ]);
   });
@@ -136,12 +136,12 @@ describe("readOwnAccount", () => {
     expect(read!.creditLimitPence).toBeGreaterThan(0);
   });
 
-  it("is null for another project's account and for the other environment", async () => {
+  it("is 404 for another project's account and an unknown id, 401 environment_mismatch for the other environment", async () => {
     const account = await fundedAccount(tenant);
     const other = await createTestProject();
-    expect(await readOwnAccount({ projectId: other.project_id, environment: "sandbox" }, account.id)).toBeNull();
-    expect(await readOwnAccount({ ...tenant, environment: "live" }, account.id)).toBeNull();
-    expect(await readOwnAccount(tenant, "acc_doesnotexist")).toBeNull();
+    await expect(readOwnAccount({ projectId: other.project_id, environment: "sandbox" }, account.id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(readOwnAccount({ ...tenant, environment: "live" }, account.id)).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(readOwnAccount(tenant, "acc_doesnotexist")).rejects.toMatchObject({ code: "not_found" });
   });
 });
 

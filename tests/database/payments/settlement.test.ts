@@ -168,13 +168,13 @@ describe("what can be answered", () => {
     expect(await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
   });
 
-  it("finds only the tenant's payments; without a tenant (the operator), any", async () => {
+  it("finds only the tenant's payments (another project's 404, the other environment's 401); without a tenant (the operator), any", async () => {
     const account = await fundedAccount(tenant);
     const payment = await link(account.id, 10_000);
     const outsider = { projectId: (await createTestProject()).project_id, environment: "sandbox" as const };
-    for (const other of [outsider, { ...tenant, environment: "live" as const }]) {
+    for (const [other, code] of [[outsider, "not_found"], [{ ...tenant, environment: "live" as const }, "environment_mismatch"]] as const) {
       const error = await recordBankAnswer({ tenant: other, id: payment.id, answer: { outcome: "settled" } }).catch((thrown: unknown) => thrown);
-      expect((error as ApiError).code).toBe("not_found");
+      expect((error as ApiError).code).toBe(code);
     }
     expect(await recordBankAnswer({ id: payment.id, answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
   });

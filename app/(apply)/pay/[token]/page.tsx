@@ -8,7 +8,8 @@ import { readPageValues } from "@/lib/http/page-values";
 import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
 import { paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
 import type { PaymentFailureCode } from "@/lib/payments/serialize";
-import { formatPounds, formatUkTime } from "../../format";
+import { formatPounds } from "@/lib/money";
+import { formatUkTime } from "../../format";
 import "../../hosted.css";
 import "./payment-page.css";
 

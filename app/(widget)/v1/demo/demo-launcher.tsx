@@ -3,6 +3,7 @@
 // each callback received, as a partner's page would act on it.
 import Script from "next/script";
 import { useState, type FormEvent } from "react";
+import { formatWholePounds } from "@/lib/money";
 
 interface LendingApply {
   open(options: Record<string, unknown>): void;
@@ -56,7 +57,7 @@ export function DemoLauncher({ publishableKey, scriptUrl }: { publishableKey: st
           <select id="amount" name="amount" defaultValue="25000">
             {[10_000, 25_000, 50_000, 100_000].map((pounds) => (
               <option key={pounds} value={pounds}>
-                £{pounds.toLocaleString("en-GB")}
+                {formatWholePounds(pounds * 100)}
               </option>
             ))}
           </select>
