@@ -12,8 +12,16 @@ export interface VitestReport {
   testResults: Array<{ name: string; status: string; assertionResults: Array<{ status: string }> }>;
 }
 
-/** Vitest's passed and failed tests; a missing report, or a failing exit code with nothing failed, is one failure. */
+/**
+ * Vitest's passed and failed tests. A file that failed with no failed test of its own (its import threw, or a hook
+ * outside any test did) has no test to count, so it counts as one failure; so do a missing report and a failing exit
+ * code with nothing failed.
+ */
 export function vitestTally(report: VitestReport | null, exitCode: number): Tally {
   if (!report) return { passed: 0, failed: 1 };
-  return { passed: report.numPassedTests, failed: report.numFailedTests + (exitCode !== 0 && report.numFailedTests === 0 ? 1 : 0) };
+  const failedFiles = report.testResults.filter(
+    ({ status, assertionResults }) => status === "failed" && !assertionResults.some((assertion) => assertion.status === "failed"),
+  ).length;
+  const failed = report.numFailedTests + failedFiles;
+  return { passed: report.numPassedTests, failed: failed + (exitCode !== 0 && failed === 0 ? 1 : 0) };
 }
