@@ -2,7 +2,7 @@
 // (scripts/serve.ts: our HTTP server around Next). `npm test` builds first and provides DATABASE_URL.
 import { generateKeyPairSync } from "node:crypto";
 import { defineConfig } from "@playwright/test";
-import { receiverTls } from "./tests/e2e/receiver-tls";
+import { runCertificate } from "./tests/helpers/tls";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
 // `npm start` requires a signing key that does not rest in the database in the clear: this run's own.
@@ -45,7 +45,7 @@ export default defineConfig({
       // As behind a reverse proxy: a spec that spends a per-address bucket names an address of its own, and leaves
       // 127.0.0.1's (every other request's) alone.
       TRUSTED_PROXY_HEADER: "x-forwarded-for",
-      NODE_EXTRA_CA_CERTS: receiverTls().caFile,
+      NODE_EXTRA_CA_CERTS: runCertificate().caFile,
       LOG_LEVEL: "warn",
       OAUTH_SIGNING_KEY: signingKey,
       NEXT_TELEMETRY_DISABLED: "1",

@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/database/**/*.test.ts", "tests/api/**/*.test.ts", "tests/cli/**/*.test.ts", "tests/drills/**/*.test.ts"],
-    globalSetup: ["tests/setup/global-database.ts"],
+    globalSetup: ["tests/setup/global-database.ts", "tests/setup/receiver-tls.ts"],
     setupFiles: ["tests/setup/each-file.ts"],
     env: { LOG_LEVEL: "silent", NEXT_TELEMETRY_DISABLED: "1" },
     testTimeout: 30_000,

@@ -1,5 +1,3 @@
-import Link from "next/link";
-
 export default function HomePage() {
   return (
     <main className="page">
@@ -22,8 +20,10 @@ export default function HomePage() {
           <p>Pay accepted billers now and spread the cost over a short period for a fixed fee.</p>
         </li>
       </ul>
+      {/* A plain link, so the reference loads as a document with its own Content-Security-Policy (Scalar writes inline
+          styles): a client-side navigation would keep this page's policy, which blocks them. */}
       <p>
-        Building an integration? Every route is in the <Link href="/docs/api">API reference</Link>; the platform&apos;s{" "}
+        Building an integration? Every route is in the <a href="/docs/api">API reference</a>; the platform&apos;s{" "}
         <a href="/public/v1/healthz">health</a> is public too.
       </p>
     </main>

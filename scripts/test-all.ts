@@ -5,15 +5,11 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, TEST_DATABASE } from "./database";
+import { type Tally, type VitestReport, vitestTally } from "./test-tally";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, ".data", "test-results");
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
-
-interface Tally {
-  passed: number;
-  failed: number;
-}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -30,9 +26,7 @@ function readJson<T>(file: string): T | null {
 async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
   const output = path.join(RESULTS, "vitest.json");
   const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
-  const report = readJson<{ numPassedTests: number; numFailedTests: number }>(output);
-  if (!report) return { passed: 0, failed: 1 };
-  return { passed: report.numPassedTests, failed: report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0) };
+  return vitestTally(readJson<VitestReport>(output), code);
 }
 
 async function runEndToEnd(env: NodeJS.ProcessEnv): Promise<Tally> {

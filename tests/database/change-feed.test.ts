@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await otherProcess.end();
+  await otherProcess?.end();
   await disconnectDatabase();
 });
 

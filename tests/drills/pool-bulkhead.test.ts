@@ -24,7 +24,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer(heldProbeRoutes);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function timedRead(url: string, token: string): Promise<number> {
   const started = performance.now();

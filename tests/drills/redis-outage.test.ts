@@ -45,9 +45,9 @@ describe.runIf(redisServerInstalled)("Redis stops mid-run", () => {
     inspector.on("error", () => undefined);
   });
   afterAll(async () => {
-    inspector.disconnect();
-    await server.close();
-    if (redis.exitCode === null) await stopRedis(redis);
+    inspector?.disconnect();
+    await server?.close();
+    if (redis?.exitCode === null) await stopRedis(redis);
   });
 
   const limiterState = async () => (await (await fetch(`${server.url}/healthz/internal`)).json()).ratelimit as { backend: string; reachable: boolean; fallback_count: number };

@@ -36,7 +36,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const internals = async () => (await (await fetch(`${server.url}/healthz/internal`)).json()).event_streams as { open: number; reads: number };
 

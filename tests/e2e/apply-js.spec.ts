@@ -147,8 +147,8 @@ test.beforeAll(async ({ baseURL }) => {
   stranger = await startPartnerSite(baseURL!, "pk_sandbox_none");
 });
 test.afterAll(async () => {
-  await partner.close();
-  await stranger.close();
+  await partner?.close();
+  await stranger?.close();
 });
 
 test("a partner's page on another origin runs the journey in the widget's frame to a funded account, and onComplete fires", async ({ browser, request }) => {

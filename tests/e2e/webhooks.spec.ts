@@ -1,6 +1,6 @@
 // Webhooks behind the production server (`npm start`) in the embedded default: the local driver the server starts delivers
 // application.created, application.submitted and decision.completed to a sandbox endpoint on 127.0.0.1 (https, with
-// a certificate the server trusts for this run: receiver-tls.ts), each signed as spec 6.3 says (checked here with
+// a certificate the server trusts for this run: tests/helpers/tls.ts), each signed as spec 6.3 says (checked here with
 // Node's crypto).
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
@@ -8,11 +8,11 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
-import { receiverTls } from "./receiver-tls";
+import { runCertificate } from "../helpers/tls";
 
 test("a sandbox endpoint receives the lifecycle's events, signed", async ({ request }) => {
   const deliveries: Array<{ body: string; signature: string }> = [];
-  const { key, cert } = receiverTls();
+  const { key, cert } = runCertificate();
   const receiver = https.createServer({ key, cert }, (incoming, outgoing) => {
     let body = "";
     incoming.setEncoding("utf8");

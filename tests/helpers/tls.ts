@@ -1,9 +1,14 @@
-// HTTPS for test receivers: a self-signed certificate made with node:crypto (no certificate tool or package), and a
-// way to make this process's TLS clients trust it. Webhook URLs must be https (spec 4.6), so receivers on 127.0.0.1
-// serve TLS; the platform's delivery client verifies certificates as it does in production, against a trust store
-// that, in the test process only, also holds this certificate.
-import { generateKeyPairSync, sign } from "node:crypto";
+// HTTPS for test receivers: a self-signed certificate made with node:crypto (no certificate tool or package), made
+// once per run and trusted by the run's processes. Webhook URLs must be https (spec 4.6), so receivers on 127.0.0.1
+// serve TLS; the platform's delivery client verifies certificates as it does in production, against Node's own trust
+// store, to which the run adds this one certificate through Node's own NODE_EXTRA_CA_CERTS as each process starts.
+// Nothing reads or rebuilds the machine's CA list: one holding a certificate OpenSSL cannot parse (a system or
+// corporate bundle) would make that throw.
+import { generateKeyPairSync, sign, X509Certificate } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import tls from "node:tls";
 import { ipAddressBytes } from "./ip-bytes";
 
@@ -87,17 +92,39 @@ export function createSelfSignedCertificate(hosts: readonly string[] = TEST_RECE
   };
 }
 
-let shared: TestCertificate | undefined;
+/** The run's certificate and the CA file holding it, passed from the process that made it to those it starts. */
+export interface RunCertificate extends TestCertificate {
+  caFile: string;
+}
+
+const INHERITED = "TEST_RECEIVER_TLS";
 
 /**
- * The test process's receiver certificate, trusted by every TLS client in this process from the first call on (Node's
- * default CA list plus this one), so the platform's delivery client verifies it like any public certificate. The
- * production code has no switch for this: the trust is added here, in the test process, and nowhere else.
+ * The run's receiver certificate, made by the first caller: the process that starts the run (vitest's global setup,
+ * Playwright's config), which passes it on through the environment its test processes inherit, and gives them
+ * `caFile` as NODE_EXTRA_CA_CERTS (Node reads that variable only as a process starts).
+ */
+export function runCertificate(): RunCertificate {
+  const inherited = process.env[INHERITED];
+  if (inherited) return JSON.parse(inherited) as RunCertificate;
+  const certificate = createSelfSignedCertificate();
+  const caFile = path.join(mkdtempSync(path.join(os.tmpdir(), "lending-tests-")), "receiver-ca.pem");
+  writeFileSync(caFile, certificate.cert);
+  const made = { ...certificate, caFile };
+  process.env[INHERITED] = JSON.stringify(made);
+  return made;
+}
+
+/**
+ * The certificate for a test's receivers, which every TLS client of this process trusts: the platform's delivery
+ * client verifies it like any public certificate. Throws when this process was started without the run's CA file, so
+ * a test that would only fail later on `self-signed certificate` says why instead.
  */
 export function trustedTestCertificate(): TestCertificate {
-  if (!shared) {
-    shared = createSelfSignedCertificate();
-    tls.setDefaultCACertificates([...tls.getCACertificates("default"), shared.cert]);
+  const { key, cert, caFile } = runCertificate();
+  const fingerprint = new X509Certificate(cert).fingerprint256;
+  if (!tls.getCACertificates("extra").some((extra) => new X509Certificate(extra).fingerprint256 === fingerprint)) {
+    throw new Error(`This process does not trust the run's receiver certificate: start it with NODE_EXTRA_CA_CERTS=${caFile} (vitest's global setup does)`);
   }
-  return shared;
+  return { key, cert };
 }

@@ -13,7 +13,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 

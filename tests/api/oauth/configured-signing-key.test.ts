@@ -18,7 +18,7 @@ beforeAll(async () => {
   process.env.OAUTH_SIGNING_KEY = JSON.stringify(currentPrivate);
   process.env.OAUTH_PREVIOUS_SIGNING_KEYS = JSON.stringify([previousPublic]);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("signs with the configured key and lists the previous one", async () => {
   const { keys } = await (await fetch(`${server.url}/oauth/jwks`)).json();

@@ -28,7 +28,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 const FORM = { "content-type": "application/x-www-form-urlencoded" };

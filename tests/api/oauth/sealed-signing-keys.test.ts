@@ -32,7 +32,7 @@ beforeAll(async () => {
   process.env.HUB_URL = server.url;
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const storedKeys = () => db().$queryRaw<{ kid: string; private_jwk: unknown; sealed_private_jwk: string | null; active_slot: string | null }[]>`
   SELECT kid, private_jwk, sealed_private_jwk, active_slot FROM oauth_signing_keys ORDER BY created_at`;

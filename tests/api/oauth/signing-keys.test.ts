@@ -19,7 +19,7 @@ beforeAll(async () => {
   process.env.HUB_URL = server.url;
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const jwks = async (): Promise<JWK[]> => (await (await fetch(`${server.url}/partner/v1/oauth/jwks`)).json()).keys;
 const verifiesWith = async (token: string, jwk: JWK) =>

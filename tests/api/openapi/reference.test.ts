@@ -103,7 +103,7 @@ describe("GET /openapi/{document}", () => {
     await writeOpenApiDocuments();
     server = await startAppServer();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it.each([
     ["partner.json", "Partner API", "/partner/v1"],
@@ -179,7 +179,7 @@ describe("each route's reply matches its documented schema", () => {
     fixture.account = await fund(await submitted("89012345"));
     fixture.facility = await fund(await submitted("90123456", "flex"));
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const form = (fields: Record<string, string>, authorization?: string): RequestInit => ({
     method: "POST",

@@ -24,7 +24,7 @@ beforeEach(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(method: string, path: string, body?: unknown, options: { token?: string; headers?: Record<string, string> } = {}): Promise<Response> {
   const init = body === undefined ? { method, headers: options.headers ?? {} } : jsonRequest(method, body, options.headers);

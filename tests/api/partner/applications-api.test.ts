@@ -35,7 +35,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function newPartner(options: TokenOptions = {}): Promise<Partner> {
   const project = await createTestProject();

@@ -20,7 +20,7 @@ beforeEach(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const init = body === undefined ? { method, headers } : jsonRequest(method, body, headers);

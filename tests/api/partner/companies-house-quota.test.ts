@@ -55,7 +55,7 @@ beforeAll(async () => {
   project = await createTestProject();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
   await new Promise((resolve) => companiesHouse.close(resolve));
 });
 beforeEach(() => {

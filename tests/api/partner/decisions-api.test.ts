@@ -40,7 +40,7 @@ beforeEach(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const at = (offsetMs: number) => new Date(new Date(T0).getTime() + offsetMs).toISOString();
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   restoreClock();
-  await server.close();
+  await server?.close();
 });
 
 /** A partner's request, a second after the one before: the walk goes at a person's pace, within every limit. */

@@ -16,7 +16,7 @@ beforeAll(async () => {
   process.env.STREAM_MAX_SECONDS = "2";
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 interface Stream {
   text: () => string;

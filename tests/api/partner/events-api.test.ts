@@ -23,7 +23,7 @@ beforeEach(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(path: string, accessToken = token, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.url}/partner/v1${path}`, bearer(accessToken, init));

@@ -46,7 +46,7 @@ beforeAll(async () => {
     examples: validRequests(project, token, objects),
   };
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const response = await fetch(`${server.url}/partner/v1${path}`, bearer(token, body === undefined ? { method } : jsonRequest(method, body)));

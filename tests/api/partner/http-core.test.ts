@@ -54,7 +54,7 @@ const validBody = { business: { company_number: "12345678" }, amount_pence: 500_
 beforeAll(async () => {
   server = await startAppServer(probeRoutes);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const post = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { method: "POST", ...init });
 

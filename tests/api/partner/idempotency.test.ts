@@ -37,7 +37,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 /** A partner POST with an optional Idempotency-Key; `body` is sent as is when it is already a string. */
 function post(token: string, path: string, body: unknown, key?: string): Promise<Response> {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   server = await startAppServer();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
   await provider.close();
 });
 beforeEach(() => {

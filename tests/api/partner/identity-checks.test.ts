@@ -24,7 +24,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 beforeEach(() => {
   freezeClock(T0);
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const valid = { business: { company_number: "12345678" }, amount_pence: 5_000_000, term_months: 24, applicant: { email: "director@example.co.uk" } };
 

@@ -44,7 +44,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(token: string, method: string, path: string, body?: unknown): Promise<Response> {
   const init = body === undefined ? { method } : jsonRequest(method, body);

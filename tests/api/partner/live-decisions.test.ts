@@ -29,7 +29,7 @@ beforeAll(async () => {
   server = await startAppServer();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
   await provider.close();
 });
 beforeEach(() => {

@@ -70,7 +70,7 @@ beforeAll(async () => {
   submittedApplicationId = submitted.id;
   await db().enquiry.create({ data: { id: newId("enquiry"), form: ENQUIRY_FORM, dept: "sales", email: "someone@example.co.uk", name: "Someone", createdAt: new Date() } });
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function connect(path: string, token: string): Promise<Client> {
   const client = new Client({ name: "mcp-partner-test", version: "0.0.1" });
@@ -103,7 +103,7 @@ describe.each(URLS)("the SDK client with a token of every scope, at %s", (path) 
   beforeAll(async () => {
     client = await connect(path, fullToken);
   });
-  afterAll(() => client.close());
+  afterAll(() => client?.close());
 
   it("initializes as the partner server on revision 2025-06-18", () => {
     expect(client.getServerVersion()).toEqual({ name: "lending-platform-partner", title: "Business finance: your project's applications, loans and operations", version: "1.0.0" });
@@ -131,7 +131,7 @@ describe("the partner tools, for the token's own project", () => {
   beforeAll(async () => {
     client = await connect("/partner/v1/mcp", fullToken);
   });
-  afterAll(() => client.close());
+  afterAll(() => client?.close());
 
   it("explain_decision says why an application was declined, and that an approval was for what was asked", async () => {
     const declined = structured(await client.callTool({ name: "explain_decision", arguments: { application_id: declinedApplicationId } }));

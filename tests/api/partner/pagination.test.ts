@@ -38,7 +38,7 @@ beforeAll(async () => {
     ids.push((await createProject(db(), { name: `${tag}${index}` })).project_id);
   }
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 async function list(query: string) {
   const response = await fetch(`${server.url}/partner/v1/_probe_projects?${query}`);

@@ -23,7 +23,7 @@ beforeAll(async () => {
   token = await mintToken(server.url, project);
   routesWithIds = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner" && declared.path.includes("{id}") && declared.config.scope);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 /** The id prefix the route's params schema accepts, so the test id passes every check but the one under test. */
 function prefixAcceptedBy({ config }: RegisteredEndpoint): string | undefined {

@@ -14,7 +14,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("creates 10 links a second, refuses the 11th with 429, and lets a replay through", async () => {
   const clock = freezeClock("2099-05-05T09:00:00.000Z");

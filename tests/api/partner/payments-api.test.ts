@@ -36,7 +36,7 @@ beforeEach(async () => {
   tenant = { projectId: project.project_id, environment: "sandbox" };
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(method: string, path: string, body?: unknown, options: { token?: string; headers?: Record<string, string> } = {}): Promise<Response> {
   const init = body === undefined ? { method, headers: options.headers ?? {} } : jsonRequest(method, body, options.headers);

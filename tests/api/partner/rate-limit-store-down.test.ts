@@ -11,7 +11,7 @@ beforeAll(async () => {
   process.env.REDIS_URL = "redis://127.0.0.1:1";
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("serves and limits partner calls in process", async () => {
   freezeClock("2027-04-01T09:00:00.000Z");

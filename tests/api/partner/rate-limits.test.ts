@@ -20,7 +20,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const keys = (token: string) => fetch(`${server.url}/partner/v1/keys`, bearer(token));
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   server = await startAppServer();
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 /** What one successful run printed: the ids it walked and each step's output line. */
 function stepsOf(run: Run) {

@@ -29,7 +29,7 @@ beforeAll(async () => {
   project = await createTestProject();
   token = await mintToken(server.url, project);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 /** The response to `request` and the one request line logged for it. */
 async function loggedRequest(request: () => Promise<Response>): Promise<{ response: Response; text: string; line: LogEntry }> {

@@ -34,8 +34,8 @@ beforeAll(async () => {
   receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 });
 afterAll(async () => {
-  await server.close();
-  receiver.close();
+  await server?.close();
+  receiver?.close();
 });
 
 it("takes a loan into arrears with the test clock, back out with a payment link, and to settled with its payoff", async () => {

@@ -14,7 +14,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer(heldProbeRoutes);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("cancels a statement that outlives the timeout and answers 503 service_unavailable, retryable", async () => {
   const token = await mintToken(server.url, await createTestProject());

@@ -44,7 +44,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await holder.end();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 interface Sandbox {
   project: ProjectCredentials;

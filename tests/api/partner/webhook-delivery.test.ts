@@ -158,7 +158,7 @@ beforeAll(async () => {
   server = await startAppServer();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
 });
 
 function principalFor(project: ProjectCredentials, environment: "sandbox" | "live" = "sandbox"): Tenant {

@@ -65,9 +65,9 @@ beforeAll(async () => {
   liveToken = await mintToken(server.url, project, { environment: "live" });
 });
 afterAll(async () => {
-  await server.close();
-  receiver.close();
-  await dns.close();
+  await server?.close();
+  receiver?.close();
+  await dns?.close();
 });
 beforeEach(() => {
   dns.queries.length = 0;

@@ -53,7 +53,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function call(token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const init = body === undefined ? { method, headers } : jsonRequest(method, body, headers);

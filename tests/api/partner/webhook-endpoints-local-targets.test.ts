@@ -48,8 +48,8 @@ beforeAll(async () => {
   liveToken = await mintToken(server.url, project, { environment: "live" });
 });
 afterAll(async () => {
-  await server.close();
-  receiver.close();
+  await server?.close();
+  receiver?.close();
 });
 
 function call(token: string, method: string, route: string, body?: unknown): Promise<Response> {

@@ -49,8 +49,8 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 });
 afterAll(async () => {
-  await server.close();
-  receiver.close();
+  await server?.close();
+  receiver?.close();
 });
 
 /** An endpoint row as the legacy ones are: written directly, enabled, subscribed to everything. */

@@ -57,9 +57,9 @@ beforeAll(async () => {
   forwarderReceiverUrl = `http://127.0.0.1:${await listenOnLoopback(forwarderReceiver)}/webhooks`;
 });
 afterAll(async () => {
-  await server.close();
-  platformReceiver.close();
-  forwarderReceiver.close();
+  await server?.close();
+  platformReceiver?.close();
+  forwarderReceiver?.close();
 });
 
 /**

@@ -17,7 +17,7 @@ beforeAll(async () => {
   project = await createTestProject();
   await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("takes a new application to a funded account, printing what each step's comment says", async () => {
   const [exports, walk] = walkBlocks("docs/white-label.md", "## The flow, end to end");

@@ -15,7 +15,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function uniqueKey(label: string): string {
   return `cms-test-${label}-${randomBytes(5).toString("hex")}`;

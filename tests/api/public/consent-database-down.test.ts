@@ -9,7 +9,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:1/unreachable";
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function postConsent(body: string): Promise<Response> {
   return fetch(`${server.url}/public/v1/consent`, { method: "POST", headers: { "content-type": "application/json" }, body });

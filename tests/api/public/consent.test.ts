@@ -23,7 +23,7 @@ let visitorCount = 0;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 beforeEach(() => {
   testIndex += 1;

@@ -24,7 +24,7 @@ let now: Date;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 beforeEach(() => {
   testIndex += 1;

@@ -42,7 +42,7 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("answers no request to any public endpoint with a 5xx", async () => {
   expect(endpoints.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(["POST /enquiries", "POST /support/chat", "GET /quote/onetime"]));

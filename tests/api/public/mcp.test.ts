@@ -18,7 +18,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 let minute = 0;
 beforeEach(() => {
@@ -53,7 +53,7 @@ describe.each(URLS)("the SDK client at %s", (path) => {
   beforeAll(async () => {
     client = await connect(path);
   });
-  afterAll(() => client.close());
+  afterAll(() => client?.close());
 
   it("initializes on revision 2025-06-18 with the server's identity, capabilities and instructions", () => {
     expect(client.getServerVersion()).toEqual({ name: "lending-platform-public", title: "Business finance: products, quotes and eligibility", version: "1.0.0" });

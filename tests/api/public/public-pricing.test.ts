@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db().biller.delete({ where: { id: hiddenBillerId } });
-  await server.close();
+  await server?.close();
 });
 
 // Each test gets a fresh fixed window: the start of a minute of its own, far from the real time.

@@ -14,7 +14,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 interface ChatReply {
   session_id: string;

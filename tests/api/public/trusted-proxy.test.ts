@@ -9,7 +9,7 @@ beforeAll(async () => {
   process.env.TRUSTED_PROXY_HEADER = "X-Forwarded-For";
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const from = (forwardedFor: string) => fetch(`${server.url}/public/v1/healthz`, { headers: { "x-forwarded-for": forwardedFor } });
 

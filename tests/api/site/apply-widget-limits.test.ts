@@ -17,7 +17,7 @@ beforeAll(async () => {
   server = await startAppServer();
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const SHOP = "https://shop.example";
 const valid = (key: string) => ({ publishable_key: key, business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   server = await startAppServer();
   project = await createTestProject();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 // Each test an hour of its own: the per-address bucket (ten starts, then one every ten seconds) is full at the
 // start of each.

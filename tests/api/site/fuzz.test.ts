@@ -37,7 +37,7 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("answers no request to any site endpoint with a 5xx", async () => {
   expect(endpoints.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(["GET /healthz", "POST /oauth/token", "POST /oauth/clients/{id}/secrets"]));

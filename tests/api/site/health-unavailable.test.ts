@@ -10,7 +10,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:1/unreachable";
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("answers GET /public/v1/healthz with 503 and the health object", async () => {
   const response = await fetch(`${server.url}/public/v1/healthz`);

@@ -13,7 +13,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function clientFor(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 1_000 }) });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   process.env.HEALTHZ_INTERNAL_TOKEN = TOKEN;
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 const internals = (headers: Record<string, string> = {}) => fetch(`${server.url}/healthz/internal`, { headers });
 

@@ -9,7 +9,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 it("is not configured in the test environment", () => {
   const { INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY, INNGEST_DEV } = config();

@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   restoreClock();
-  await server.close();
+  await server?.close();
 });
 
 // Each test at a minute of its own: the forms' per-address bucket (lib/clock.ts drives the limiter) is full at

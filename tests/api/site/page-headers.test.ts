@@ -42,7 +42,7 @@ let server: AppServer;
 beforeAll(async () => {
   server = await startAppServer();
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 describe("every page", () => {
   it("is found on disk: the site, the API reference, the apply.js demo, the journey and the payment page", () => {

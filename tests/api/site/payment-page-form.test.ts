@@ -34,7 +34,7 @@ beforeEach(async () => {
   project = await createTestProject();
   tenant = { projectId: project.project_id, environment: "sandbox" };
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 /** A link on a fresh account, with the tokens its page and form carry. */
 async function link(amountPence = 10_000) {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   server = await startAppServer();
   tenant = { projectId: (await createTestProject()).project_id, environment: "sandbox" };
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 function form(fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
   return { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields) };

@@ -48,7 +48,7 @@ afterEach(() => {
   for (const socket of sockets) socket.destroy();
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => (server ? server?.close(resolve) : resolve(undefined)));
 });
 
 function json(status: number, body: unknown): Answer {
