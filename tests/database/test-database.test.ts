@@ -9,13 +9,13 @@ afterAll(() => disconnectDatabase());
 
 it("is a clone of the run's template, named after this file's worker", async () => {
   const template = new URL(inject("templateDatabaseUrl")).pathname.slice(1);
-  const [{ name }] = await db().$queryRaw<{ name: string }[]>`SELECT current_database()::text AS name`;
+  const [{ name }] = await db().$queryRaw<[{ name: string }]>`SELECT current_database()::text AS name`;
   expect(name).toBe(`${template}_w${process.env.VITEST_POOL_ID}`);
   expect(new URL(process.env.DATABASE_URL!).pathname).toBe(`/${name}`);
 });
 
 it("starts with every migration applied and no rows written by another file", async () => {
-  const [{ applied }] = await db().$queryRaw<{ applied: bigint }[]>`SELECT count(*) AS applied FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
+  const [{ applied }] = await db().$queryRaw<[{ applied: bigint }]>`SELECT count(*) AS applied FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
   expect(Number(applied)).toBe(migrationsOnDisk().length);
   expect(await db().project.count()).toBe(0);
   expect(await db().application.count()).toBe(0);

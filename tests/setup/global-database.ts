@@ -9,7 +9,7 @@ import { dropTestDatabases, recreateTemplate, serverOf } from "../helpers/isolat
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let serverUrl: string;
   let name: string;
-  let stopCluster = async () => undefined;
+  let stopCluster: () => Promise<void> = async () => undefined;
   if (process.env.DATABASE_URL) {
     const url = new URL(process.env.DATABASE_URL);
     serverUrl = serverOf(process.env.DATABASE_URL);
