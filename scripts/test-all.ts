@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     await applyMigrations(url);
     stopDatabase = cluster.stop;
   }
-  const env = { ...process.env, DATABASE_URL: url, TEST_DATABASE_READY: "1", NEXT_TELEMETRY_DISABLED: "1" };
+  const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
 
   console.log("▶ vitest (unit, API, CLI)");
   const unit = await runVitest(env);

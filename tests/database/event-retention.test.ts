@@ -11,9 +11,7 @@ import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("event_retention");
 
 const T0 = new Date("2031-02-01T09:00:00.000Z");
 const maintenance = BACKGROUND_OPERATIONS.find((operation): operation is Pass => operation.id === "maintenance")!;

@@ -8,9 +8,7 @@ import { db } from "@/lib/db";
 import { ENQUIRY_RETENTION_MS, createEnquiry } from "@/lib/enquiries/service";
 import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
 import { SUPPORT_SESSION_RETENTION_MS, sendSupportMessage } from "@/lib/support/chat";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("intake_retention");
 
 const DAY_MS = 86_400_000;
 const T0 = new Date("2030-06-01T09:00:00.000Z");

@@ -5,9 +5,7 @@ import { expect, it } from "vitest";
 import { currentKnowledgeBase, forgetCachedKnowledgeBase, type KnowledgeBase } from "@/lib/assistant/knowledge-base";
 import { freezeClock } from "@/lib/clock";
 import { savePage } from "@/lib/cms/service";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("knowledge_base_cache");
 
 const pagesIn = (knowledgeBase: KnowledgeBase) => [...new Set(knowledgeBase.entries.flatMap((entry) => (entry.source === "cms" ? [entry.id.split(":")[1]] : [])))];
 

@@ -7,9 +7,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
 import { MCP_AUDIT_RETENTION_MS } from "@/lib/mcp/audit";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("mcp_audit_retention");
 
 const NOW = new Date("2031-03-01T12:00:00.000Z");
 const maintenance = BACKGROUND_OPERATIONS.find((operation): operation is Pass => operation.id === "maintenance")!;

@@ -12,10 +12,8 @@ import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { NOTIFICATION_CLAIM_MS, recordNotification, sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
 import { captureLogs } from "../helpers/logs";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { createTestProject } from "../helpers/partner";
 
-await useIsolatedDatabase("notification_sending");
 
 const T0 = new Date("2031-05-06T07:08:09.000Z");
 const OWNER_EMAIL = "team@partner.example.co.uk";

@@ -20,9 +20,7 @@ import { answerStep, openJourney } from "@/lib/journey/journey";
 import { PERSONAL_DATA_RETENTION } from "@/lib/applications/personal-data";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("personal_data_retention");
 
 const DAY_MS = 86_400_000;
 const T0 = new Date("2030-06-01T09:00:00.000Z");

@@ -8,9 +8,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { forgetCachedPricing, getPricingConfig, listPricingVersions, PricingConfigError, updatePricingConfig } from "@/lib/pricing/config";
 import { DEFAULT_PRICING, type PricingFigures } from "@/lib/pricing/schemas";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 
-await useIsolatedDatabase("pricing_config");
 
 const storedVersions = async () => (await db().pricingConfig.findMany({ orderBy: { version: "asc" }, select: { version: true } })).map((row) => row.version);
 

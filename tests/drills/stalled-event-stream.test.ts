@@ -15,12 +15,10 @@ import { newId } from "@/lib/ids";
 import { STREAM_STALL_SECONDS } from "@/lib/events/service";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { eventually } from "../helpers/eventually";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { createTestProject, mintToken } from "../helpers/partner";
 
 // Two backlogs of events (about 36 MB) go to a database of this file's own, not the one other files share.
-await useIsolatedDatabase("stalled_event_stream");
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;

@@ -7,7 +7,7 @@ process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 import { once } from "node:events";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { recordEvents } from "@/lib/events/events";
@@ -16,7 +16,6 @@ import type { Tenant } from "@/lib/tenant";
 import { deliverDueWebhooks, MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver";
 import { createWebhookEndpoint } from "@/lib/webhooks/service";
 import { eventually } from "../helpers/eventually";
-import { useIsolatedDatabase } from "../helpers/isolated-database";
 import { createTestProject } from "../helpers/partner";
 import { trustedTestCertificate } from "../helpers/tls";
 
@@ -72,10 +71,6 @@ async function recordEventsFor(tenant: Tenant, count: number, createdAt: Date): 
     recordEvents(transaction, Array.from({ length: count }, (_, index) => ({ ...tenant, type: "application.created" as const, object: { id: `app_${index}` }, createdAt }))),
   );
 }
-
-beforeAll(async () => {
-  await useIsolatedDatabase("webhook_fairness");
-});
 
 it("starts another project's delivery in the first wave while 16 of one project's endpoints hang", async () => {
   const time = freezeClock(T0);

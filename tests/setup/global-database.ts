@@ -1,27 +1,40 @@
-// Gives the test run a real, migrated PostgreSQL: DATABASE_URL when set (point it at a disposable database),
-// otherwise a fresh database in an embedded cluster under .data/postgres-test.
+// Gives the test run a real PostgreSQL and, in it, a freshly migrated template database from which every test
+// file clones a database of its own (tests/setup/each-file.ts): the server of DATABASE_URL when set (the
+// database it names is left alone, for Playwright), otherwise an embedded cluster under .data/postgres-test.
+// The clones are dropped when the run ends.
 import type { TestProject } from "vitest/node";
-import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, TEST_DATABASE } from "../../scripts/database";
+import { applyMigrations, databaseUrl, startEmbeddedPostgres, TEST_DATABASE } from "../../scripts/database";
+import { dropTestDatabases, recreateTemplate, serverOf } from "../helpers/isolated-database";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let serverUrl: string;
+  let name: string;
+  let stopCluster: () => Promise<void> = async () => undefined;
   if (process.env.DATABASE_URL) {
-    if (process.env.TEST_DATABASE_READY !== "1") await applyMigrations(process.env.DATABASE_URL);
-    project.provide("databaseUrl", process.env.DATABASE_URL);
-    return async () => undefined;
+    const url = new URL(process.env.DATABASE_URL);
+    serverUrl = serverOf(process.env.DATABASE_URL);
+    name = `${url.pathname.slice(1)}_template`;
+  } else {
+    const cluster = await startEmbeddedPostgres({
+      dataDirName: TEST_DATABASE.dataDirName,
+      port: Number(process.env.EMBEDDED_TEST_POSTGRES_PORT ?? TEST_DATABASE.defaultPort),
+    });
+    serverUrl = cluster.serverUrl;
+    name = `${TEST_DATABASE.name}_template`;
+    stopCluster = cluster.stop;
   }
-  const cluster = await startEmbeddedPostgres({
-    dataDirName: TEST_DATABASE.dataDirName,
-    port: Number(process.env.EMBEDDED_TEST_POSTGRES_PORT ?? TEST_DATABASE.defaultPort),
-  });
-  await recreateDatabase(cluster.serverUrl, TEST_DATABASE.name);
-  const url = databaseUrl(cluster.serverUrl, TEST_DATABASE.name);
-  await applyMigrations(url);
-  project.provide("databaseUrl", url);
-  return () => cluster.stop();
+  await recreateTemplate(serverUrl, name);
+  await applyMigrations(databaseUrl(serverUrl, name));
+  project.provide("templateDatabaseUrl", databaseUrl(serverUrl, name));
+  return async () => {
+    await dropTestDatabases(serverUrl, name);
+    await stopCluster();
+  };
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** The migrated template; nothing may connect to it, or cloning it fails. */
+    templateDatabaseUrl: string;
   }
 }

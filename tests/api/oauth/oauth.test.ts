@@ -372,7 +372,7 @@ describe("discovery documents and keys", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     const { keys } = await response.json();
-    expect(keys.length).toBeGreaterThanOrEqual(1);
+    expect(keys).toHaveLength(1);
     for (const key of keys) {
       expect(key).toEqual({ kty: "OKP", crv: "Ed25519", x: expect.any(String), kid: "hub-oauth-ed25519", alg: "EdDSA", use: "sig" });
     }

@@ -13,7 +13,6 @@ import { newId } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { eventually } from "../../helpers/eventually";
-import { useIsolatedDatabase } from "../../helpers/isolated-database";
 import { createTestProject, mintToken } from "../../helpers/partner";
 
 const encryptionKey = randomBytes(32).toString("base64");
@@ -23,7 +22,6 @@ let server: AppServer;
 let project: ProjectCredentials;
 beforeAll(async () => {
   process.env.OAUTH_KEY_ENCRYPTION_KEY = encryptionKey;
-  await useIsolatedDatabase("sealed_signing_keys");
   // A key an earlier version stored in the clear.
   await db().oAuthSigningKey.create({
     data: { id: newId("signingKey"), kid: keptInTheClear.kid!, publicJwk: { ...keptInTheClear, d: undefined }, privateJwk: keptInTheClear, activeSlot: "current", createdAt: new Date() },

@@ -7,14 +7,12 @@ import { freezeClock } from "@/lib/clock";
 import { rotateSigningKey, signingKeys } from "@/lib/oauth/signing-keys";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { useIsolatedDatabase } from "../../helpers/isolated-database";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
 let server: AppServer;
 let project: ProjectCredentials;
 
 beforeAll(async () => {
-  await useIsolatedDatabase("signing_keys");
   server = await startAppServer();
   process.env.HUB_URL = server.url;
   project = await createTestProject();

@@ -14,7 +14,6 @@ import { REGISTRY_BUDGET } from "@/lib/ratelimit/policies";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
-import { useIsolatedDatabase } from "../../helpers/isolated-database";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
 type Json = Record<string, any>;
@@ -43,8 +42,7 @@ process.env.COMPANIES_HOUSE_API_KEY = "ch_test_key";
 process.env.COMPANIES_HOUSE_API_URL = `http://127.0.0.1:${(companiesHouse.address() as AddressInfo).port}`;
 // The partner and widget limits out of the way, so only the registry budget refuses; it is not scaled.
 process.env.RATE_LIMIT_SCALE = "100";
-// The lookups kept are the platform's, by company number: this file keeps its own, run after run.
-await useIsolatedDatabase("companies_house_quota");
+// The lookups kept are the platform's, by company number: this file's database starts with none.
 
 let server: AppServer;
 let project: ProjectCredentials;

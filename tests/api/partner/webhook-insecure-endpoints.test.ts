@@ -22,10 +22,8 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { attemptDelivery } from "@/lib/webhooks/deliver";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
-import { useIsolatedDatabase } from "../../helpers/isolated-database";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
-await useIsolatedDatabase("insecure_webhooks");
 
 const T0 = new Date("2031-03-04T05:06:07.000Z");
 const OWNER_EMAIL = "team@partner.example.co.uk";
