@@ -98,7 +98,8 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return `${serverUrl}/${database}`;
 }
 
-async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a client connected to the server's `postgres` database, for creating and dropping others. */
+export async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl(serverUrl, "postgres") });
   await client.connect();
   try {
@@ -108,7 +109,7 @@ async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) =
   }
 }
 
-function quoteIdentifier(name: string): string {
+export function quoteIdentifier(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Refusing unusual database name: ${name}`);
   return `"${name}"`;
 }

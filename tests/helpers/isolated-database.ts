@@ -2,9 +2,8 @@
 // tests/setup/global-database.ts) with `CREATE DATABASE … TEMPLATE`: about 0.1 s, against seconds to migrate.
 // So a file's counts are exact and no other file's sweeps, configuration or signing keys reach it. A file that
 // needs a second database (a command run against another one) clones another with `useIsolatedDatabase`.
-import pg from "pg";
 import { inject } from "vitest";
-import { databaseUrl } from "../../scripts/database";
+import { databaseUrl, quoteIdentifier, withAdminClient } from "../../scripts/database";
 
 /** The server part of a database URL (credentials, host and port), without the database name. */
 export function serverOf(url: string): string {
@@ -13,34 +12,12 @@ export function serverOf(url: string): string {
   return `${parsed.protocol}//${credentials}${parsed.host}`;
 }
 
-function quoteIdentifier(name: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Refusing unusual database name: ${name}`);
-  return `"${name}"`;
-}
-
-async function asAdmin<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, "postgres") });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** The clones of a run are named after its template, so the run's end finds and drops them all. */
 const clonePrefix = (template: string) => `${template}_w`;
 
-export function recreateTemplate(serverUrl: string, template: string): Promise<void> {
-  return asAdmin(serverUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(template)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${quoteIdentifier(template)}`);
-  });
-}
-
 /** Drops the template and every clone made from it. */
 export function dropTestDatabases(serverUrl: string, template: string): Promise<void> {
-  return asAdmin(serverUrl, async (client) => {
+  return withAdminClient(serverUrl, async (client) => {
     const prefix = clonePrefix(template);
     const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE left(datname, $1) = $2", [prefix.length, prefix]);
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`);
@@ -56,7 +33,7 @@ export async function cloneTemplate(suffix = ""): Promise<string> {
   const template = inject("templateDatabaseUrl");
   const serverUrl = serverOf(template);
   const name = `${clonePrefix(new URL(template).pathname.slice(1))}${process.env.VITEST_POOL_ID ?? "0"}${suffix ? `_${suffix}` : ""}`;
-  await asAdmin(serverUrl, async (client) => {
+  await withAdminClient(serverUrl, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
     await client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(new URL(template).pathname.slice(1))}`);
   });

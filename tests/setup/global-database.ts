@@ -3,8 +3,8 @@
 // database it names is left alone, for Playwright), otherwise an embedded cluster under .data/postgres-test.
 // The clones are dropped when the run ends.
 import type { TestProject } from "vitest/node";
-import { applyMigrations, databaseUrl, startEmbeddedPostgres, TEST_DATABASE } from "../../scripts/database";
-import { dropTestDatabases, recreateTemplate, serverOf } from "../helpers/isolated-database";
+import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, TEST_DATABASE } from "../../scripts/database";
+import { dropTestDatabases, serverOf } from "../helpers/isolated-database";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let serverUrl: string;
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     name = `${TEST_DATABASE.name}_template`;
     stopCluster = cluster.stop;
   }
-  await recreateTemplate(serverUrl, name);
+  await recreateDatabase(serverUrl, name);
   await applyMigrations(databaseUrl(serverUrl, name));
   project.provide("templateDatabaseUrl", databaseUrl(serverUrl, name));
   return async () => {
