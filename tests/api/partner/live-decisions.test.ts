@@ -22,7 +22,7 @@ useForLive(provider);
 // Each test makes more requests of one project than a sandbox burst; the limits have their own tests.
 process.env.RATE_LIMIT_SCALE = "100";
 
-const T0 = "2099-09-01T10:00:00.000Z";
+const T0 = "2031-09-01T10:00:00.000Z";
 
 let server: AppServer;
 beforeAll(async () => {
@@ -38,8 +38,8 @@ beforeEach(() => {
   provider.calls.length = 0;
 });
 
-const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" };
-const GRACE = { first_name: "Grace", last_name: "Hopper", date_of_birth: "2056-12-09", role: "director" };
+const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1961-12-10", role: "director" };
+const GRACE = { first_name: "Grace", last_name: "Hopper", date_of_birth: "1956-12-09", role: "director" };
 const ALL_CONSENTS = { consents: CONSENT_TEXTS.credit_search.concat(CONSENT_TEXTS.data_sharing, CONSENT_TEXTS.terms).map(({ type, version }) => ({ type, text_version: version })) };
 /** £10,000 a month: £10,000 asked is well within 20% of the year's turnover. */
 const AFFORDABLE = { monthly_turnover_pence: Array(12).fill(1_000_000) };
