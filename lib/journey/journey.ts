@@ -11,7 +11,7 @@ import { recordConsents } from "../application-consents/service";
 import { acceptOffer, submitCompletedApplication } from "../applications/applicant-actions";
 import { APPLICATION_PURPOSES } from "../applications/schemas";
 import { lockOwnApplicationOrThrow } from "../applications/service";
-import { amendApplication } from "../applications/state-machine";
+import { amendApplication } from "../applications/transition";
 import { db, transact } from "../db";
 import { withDeferredTransaction } from "../deferred-transaction";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ACCOUNT_LIFECYCLE, INSTALMENT_LIFECYCLE, MANDATE_LIFECYCLE } from "@/lib/accounts/state-machine";
 import { APPLICATION_LIFECYCLE } from "@/lib/applications/state-machine";
 import { ApiError, renderEnvelope } from "@/lib/errors";
-import { API_KEY_LIFECYCLE } from "@/lib/keys/service";
+import { API_KEY_LIFECYCLE } from "@/lib/keys/state-machine";
 import { assertMove, canMove, IllegalTransitionError, type Lifecycle } from "@/lib/lifecycle";
 import { PAYMENT_LIFECYCLE } from "@/lib/payments/state-machine";
 import { WEBHOOK_DELIVERY_LIFECYCLE } from "@/lib/webhooks/delivery-state-machine";
