@@ -7,7 +7,7 @@ import { assertMove } from "../lifecycle";
 import { disbursementOutcome } from "../payments/rails";
 import { createPayment } from "../payments/create";
 import { transitionPayment } from "../payments/transition";
-import type { PaymentFailureCode } from "../payments/serialize";
+import type { PaymentFailureCode } from "../payments/schemas";
 import { accruedTo, allocateRepayment, applyRepayment, applyToInstalments, arrearsPence, missInstalments, type InstalmentChange } from "./allocation";
 import { serializeAccount } from "./serialize";
 import { INSTALMENT_LIFECYCLE } from "./state-machine";

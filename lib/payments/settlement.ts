@@ -12,7 +12,8 @@ import { lockAccount } from "../accounts/transition";
 import { assertMove } from "../lifecycle";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { noSuchPayment } from "./service";
-import { serializePayment, type PaymentFailureCode } from "./serialize";
+import { serializePayment } from "./serialize";
+import { type PaymentFailureCode } from "./schemas";
 import { PAYMENT_LIFECYCLE } from "./state-machine";
 import { lockPayment, transitionPayment } from "./transition";
 

@@ -4,7 +4,8 @@
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
-import { serializePayment, type PaymentFailureCode } from "./serialize";
+import { serializePayment } from "./serialize";
+import { type PaymentFailureCode } from "./schemas";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "./state-machine";
 
 export async function lockPayment(transaction: Prisma.TransactionClient, id: string): Promise<Payment | null> {

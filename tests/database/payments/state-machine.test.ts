@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
-import { PAYMENT_STATUSES } from "@/lib/payments/serialize";
+import { PAYMENT_STATUSES } from "@/lib/payments/schemas";
 import { canMove } from "@/lib/lifecycle";
 import { PAYMENT_LIFECYCLE, PAYMENT_TRANSITIONS, type PaymentTrigger } from "@/lib/payments/state-machine";
 import { createPayment } from "@/lib/payments/create";
