@@ -9,6 +9,7 @@ import { assertMove, canMove, IllegalTransitionError, type Lifecycle } from "@/l
 import { PAYMENT_LIFECYCLE } from "@/lib/payments/state-machine";
 import { WEBHOOK_DELIVERY_LIFECYCLE } from "@/lib/webhooks/delivery-state-machine";
 import { WEBHOOK_ENDPOINT_LIFECYCLE } from "@/lib/webhooks/endpoint-state-machine";
+import { readSourceFiles } from "../helpers/source-files";
 
 const LIFECYCLES: Record<string, Lifecycle<string, string>> = {
   application: APPLICATION_LIFECYCLE,
@@ -80,5 +81,12 @@ describe("the lifecycles", () => {
     expect(message(API_KEY_LIFECYCLE, "revoked", "revoke")).toBe("An API key that is revoked cannot be revoked.");
     expect(message(MANDATE_LIFECYCLE, "revoked", "revoke")).toBe("A mandate that is revoked cannot be revoked.");
     expect(message(INSTALMENT_LIFECYCLE, "paid", "pay_in_part")).toBe("An instalment that is paid cannot be paid in part.");
+  });
+
+  it("keeps each state-machine.ts to its tables: nothing it imports runs, so no row is read, locked or written there", () => {
+    const machines = readSourceFiles(["lib"]).filter(({ file }) => file.endsWith("state-machine.ts"));
+    expect(machines).toHaveLength(6);
+    const running = machines.flatMap(({ file, text }) => [...text.matchAll(/^import (?!type )[^;]*? from "([^"]+)";/gm)].map((match) => `${file} imports ${match[1]}`));
+    expect(running).toEqual([]);
   });
 });
