@@ -165,10 +165,11 @@ export class ApiError extends Error {
 /**
  * The one way to say an object by id is not there (or not the caller's, which reads the same): 404 `not_found`,
  * "No such <kind>: <id>.". An id the caller named in a body `field` is `resource_not_found` on that field. A
- * capability token (a payment link's) names nothing and is never echoed: pass no id.
+ * capability token (a payment link's) names nothing and is never echoed: pass no id. Where a person rather than
+ * an integrator reads the answer (an applicant's link), `message` says it in their words.
  */
-export function notFound(kind: string, id?: string, options: { field?: string } = {}): ApiError {
-  const message = id === undefined ? `No such ${kind}.` : `No such ${kind}: ${id}.`;
+export function notFound(kind: string, id?: string, options: { field?: string; message?: string } = {}): ApiError {
+  const message = options.message ?? (id === undefined ? `No such ${kind}.` : `No such ${kind}: ${id}.`);
   if (options.field === undefined) return new ApiError("not_found", { message });
   return new ApiError("resource_not_found", { message, detail: [{ field: options.field, reason: "not_found", message }] });
 }

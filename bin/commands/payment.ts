@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PAYMENT_FAILURE_CODES, type PaymentObject } from "../../lib/payments/serialize";
+import { type PaymentObject } from "../../lib/payments/serialize";
+import { PAYMENT_FAILURE_CODES } from "../../lib/payments/schemas";
 import { recordBankAnswer } from "../../lib/payments/settlement";
 import { parseFlags, type Command } from "../cli-kit";
 

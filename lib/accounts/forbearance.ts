@@ -4,7 +4,7 @@
 import type { Account, Prisma } from "../generated/prisma/client";
 import { arrearsPence } from "./allocation";
 import { instalmentsOf, renderAccount } from "./ledger";
-import { transitionAccount } from "./state-machine";
+import { transitionAccount } from "./transition";
 
 /** Ends a locked account's arrangement: back to `performing`, and on to `in_arrears` at once if arrears remain. */
 export async function endForbearanceNow(transaction: Prisma.TransactionClient, account: Account, options: { now: Date; asOf: string }): Promise<Account> {

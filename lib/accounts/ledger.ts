@@ -5,11 +5,13 @@ import type { Account, Instalment, LedgerTransaction, Payment, Prisma } from "..
 import { newId } from "../ids";
 import { assertMove } from "../lifecycle";
 import { disbursementOutcome } from "../payments/rails";
-import { createPayment, transitionPayment } from "../payments/state-machine";
-import type { PaymentFailureCode } from "../payments/serialize";
+import { createPayment } from "../payments/create";
+import { transitionPayment } from "../payments/transition";
+import type { PaymentFailureCode } from "../payments/schemas";
 import { accruedTo, allocateRepayment, applyRepayment, applyToInstalments, arrearsPence, missInstalments, type InstalmentChange } from "./allocation";
 import { serializeAccount } from "./serialize";
-import { INSTALMENT_LIFECYCLE, transitionAccount } from "./state-machine";
+import { INSTALMENT_LIFECYCLE } from "./state-machine";
+import { transitionAccount } from "./transition";
 
 const OPEN_STATUSES = new Set<Account["status"]>(["performing", "in_arrears", "forborne"]);
 

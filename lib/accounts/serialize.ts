@@ -1,70 +1,8 @@
-// The account object (spec 2.4), its balance and its ledger transactions as they go on the wire, with the zod
-// schema of each beside its serializer (the API reference documents replies with them).
-import { z } from "zod";
+// The account object (spec 2.4), its balance and its ledger transactions as they go on the wire; the zod schema of
+// each is in ./schemas.ts (the API reference documents replies with them).
 import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
 import { isoTimestampSql } from "../http/rendered-json";
-import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
 import { ARREARS_STATUSES, balanceAsOf, type Balance } from "./allocation";
-import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES, TRANSACTION_TYPES } from "./schemas";
-
-export const balanceSchema = z
-  .strictObject({
-    principal_outstanding_pence: pence(),
-    interest_accrued_pence: pence(),
-    arrears_pence: pence(),
-    payoff_pence: pence().meta({ description: "What settles the account in full today: principal outstanding, interest accrued and any fees." }),
-  })
-  .meta({ id: "Balance" });
-
-export const instalmentSchema = z.strictObject({
-  number: z.int().min(1),
-  due_date: calendarDate(),
-  principal_pence: pence(),
-  interest_pence: pence(),
-  amount_pence: pence(),
-  status: z.enum(INSTALMENT_STATUSES),
-});
-
-export const accountSchema = z
-  .strictObject({
-    id: idOf("acc"),
-    object: z.literal("account"),
-    livemode: z.boolean(),
-    status: z.enum(ACCOUNT_STATUSES),
-    forborne_until: calendarDate().nullable().meta({ description: "While `forborne`: the day the arrangement ends, if it was agreed until a date." }),
-    product: z.enum(ACCOUNT_PRODUCTS),
-    application_id: idOf("app"),
-    borrower: z.strictObject({ company_number: text(), company_name: text() }),
-    principal_pence: pence(),
-    credit_limit_pence: pence().nullable(),
-    available_pence: pence().nullable(),
-    term_months: z.int(),
-    rate_apr: z.number().meta({ description: "The APR as a percentage: apr_bps / 100." }),
-    apr_bps: z.int(),
-    disbursed_at: timestamp().nullable(),
-    balance: balanceSchema,
-    schedule: z.array(instalmentSchema),
-    sub_account_id: text().nullable(),
-    reference: text().nullable(),
-    metadata: metadataObject,
-    created_at: timestamp(),
-  })
-  .meta({ id: "Account", description: "A funded loan or facility being serviced (spec 2.4)." });
-
-export const transactionSchema = z
-  .strictObject({
-    id: idOf("txn"),
-    object: z.literal("transaction"),
-    account_id: idOf("acc"),
-    type: z.enum(TRANSACTION_TYPES),
-    amount_pence: pence().meta({ description: "Drawdowns negative, collections positive." }),
-    payment_id: idOf("pay").nullable(),
-    posted_at: timestamp(),
-  })
-  .meta({ id: "Transaction", description: "An entry of the immutable ledger." });
-
-export const accountListSchema = listEnvelopeSchema(accountSchema);
-export const transactionListSchema = listEnvelopeSchema(transactionSchema);
 
 export function serializeBalance(account: Account, instalments: readonly Instalment[], asOf: string): Balance {
   return balanceAsOf(account, instalments, asOf);

@@ -7,7 +7,7 @@ import { ApiError, notFound } from "../errors";
 import type { Account, Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../http/pagination";
 import { assertMove } from "../lifecycle";
-import { createPayment } from "../payments/state-machine";
+import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
@@ -18,7 +18,8 @@ import { endForbearanceNow } from "./forbearance";
 import { instalmentsOf, postLedgerTransaction, renderAccount, settleAccountPayment } from "./ledger";
 import type { DrawdownInput, listAccountsQuerySchema } from "./schemas";
 import { availablePence, serializeAccount } from "./serialize";
-import { ACCOUNT_LIFECYCLE, lockAccount, transitionAccount } from "./state-machine";
+import { ACCOUNT_LIFECYCLE } from "./state-machine";
+import { lockAccount, transitionAccount } from "./transition";
 
 export function noSuchAccount(id: string): ApiError {
   return notFound("account", id);

@@ -9,7 +9,7 @@ import { Prisma, type Account } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { db } from "../db";
 import { collectionOutcome } from "../payments/rails";
-import { createPayment } from "../payments/state-machine";
+import { createPayment } from "../payments/create";
 import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { planCollection } from "./allocation";
@@ -17,7 +17,7 @@ import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
 import { endLapsedForbearance, forbearanceLapsed } from "./forbearance";
 import { failAccountPayment, instalmentsOf, settleAccountPayment } from "./ledger";
-import { lockAccount, revokeMandate } from "./state-machine";
+import { lockAccount, revokeMandate } from "./transition";
 
 const OPEN_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 

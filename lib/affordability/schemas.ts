@@ -1,6 +1,7 @@
-// Request schema of `POST /applications/{id}/affordability` (docs/white-label.md): the partner's twelve months
-// of figures, or the sandbox bank's.
+// The affordability object's schema (ours), and the request schema of `POST /applications/{id}/affordability`
+// (docs/white-label.md): the partner's twelve months of figures, or the sandbox bank's.
 import { z } from "zod";
+import { idOf, pence, text, timestamp } from "../http/response-schema";
 import { TURNOVER_MONTHS } from "./provider";
 
 /** £20 million in a month: far beyond any company we lend to, and within the column's 32-bit integers. */
@@ -38,3 +39,17 @@ export const recordAffordabilityBodySchema = z
   });
 
 export type RecordAffordabilityInput = z.output<typeof recordAffordabilityBodySchema>;
+
+export const affordabilitySchema = z
+  .strictObject({
+    id: idOf("aff"),
+    object: z.literal("affordability"),
+    livemode: z.boolean(),
+    application_id: idOf("app"),
+    reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
+    source: z.enum(["partner", "sandbox_bank"]).meta({ description: "`partner`: the figures you sent; `sandbox_bank`: the sandbox's simulated bank." }),
+    monthly_turnover_pence: z.array(pence()).length(TURNOVER_MONTHS).meta({ description: "Twelve months of turnover, oldest first." }),
+    annual_turnover_pence: pence().meta({ description: "The twelve months added up: what the decision engine weighs." }),
+    recorded_at: timestamp(),
+  })
+  .meta({ id: "Affordability", description: "Twelve months of the company's turnover from open banking, for the affordability rules." });

@@ -1,22 +1,7 @@
 // The affordability object (ours): what `POST /applications/{id}/affordability` answers.
-import { z } from "zod";
+import type { z } from "zod";
 import type { AffordabilityRecord, Application } from "../generated/prisma/client";
-import { idOf, pence, text, timestamp } from "../http/response-schema";
-import { TURNOVER_MONTHS } from "./provider";
-
-export const affordabilitySchema = z
-  .strictObject({
-    id: idOf("aff"),
-    object: z.literal("affordability"),
-    livemode: z.boolean(),
-    application_id: idOf("app"),
-    reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
-    source: z.enum(["partner", "sandbox_bank"]).meta({ description: "`partner`: the figures you sent; `sandbox_bank`: the sandbox's simulated bank." }),
-    monthly_turnover_pence: z.array(pence()).length(TURNOVER_MONTHS).meta({ description: "Twelve months of turnover, oldest first." }),
-    annual_turnover_pence: pence().meta({ description: "The twelve months added up: what the decision engine weighs." }),
-    recorded_at: timestamp(),
-  })
-  .meta({ id: "Affordability", description: "Twelve months of the company's turnover from open banking, for the affordability rules." });
+import type { affordabilitySchema } from "./schemas";
 
 export type AffordabilityObject = z.output<typeof affordabilitySchema>;
 

@@ -1,6 +1,7 @@
-// Request schema of `POST /applications/{id}/consents` (docs/white-label.md).
+// The consent objects' schemas, and the request schema of `POST /applications/{id}/consents` (docs/white-label.md).
 import { z } from "zod";
 import { requestString } from "../http/request-string";
+import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
 import { fieldLabel } from "../http/validation";
 import { CONSENT_TYPES, currentConsentText, findConsentText } from "./catalogue";
 
@@ -43,3 +44,30 @@ export const recordConsentsBodySchema = z
 
 export type RecordConsentsInput = z.output<typeof recordConsentsBodySchema>;
 export type ConsentInput = RecordConsentsInput["consents"][number];
+
+export const CONSENT_SOURCES = ["api", "hosted"] as const;
+export type ConsentSource = (typeof CONSENT_SOURCES)[number];
+
+export const consentSchema = z
+  .strictObject({
+    id: idOf("consent"),
+    object: z.literal("consent"),
+    livemode: z.boolean(),
+    application_id: idOf("app"),
+    reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
+    type: z.enum(CONSENT_TYPES),
+    text_version: calendarDate().meta({ description: "The version of the consent text the applicant agreed to." }),
+    source: z.enum(CONSENT_SOURCES).meta({ description: "`api`: recorded by a white-label partner; `hosted`: given in the hosted journey." }),
+    granted_at: timestamp(),
+  })
+  .meta({ id: "Consent", description: "An applicant's consent to one consent text, at one version." });
+
+export const applicationConsentsSchema = z
+  .strictObject({
+    object: z.literal("application_consents"),
+    livemode: z.boolean(),
+    application_id: idOf("app"),
+    consents: z.array(consentSchema).meta({ description: "The consent in effect for each type given so far (the newest recorded), in catalogue order." }),
+    missing: z.array(z.enum(CONSENT_TYPES)).meta({ description: "Consents still needed before the application can be submitted." }),
+  })
+  .meta({ id: "ApplicationConsents", description: "Where an application's consents stand." });

@@ -14,7 +14,8 @@ import type { Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { CONSENT_TYPES, REQUIRED_CONSENTS, type ConsentType } from "./catalogue";
 import type { ConsentInput } from "./schemas";
-import { serializeApplicationConsents, serializeConsent, type ApplicationConsentsObject, type ConsentSource } from "./serialize";
+import { serializeApplicationConsents, serializeConsent, type ApplicationConsentsObject } from "./serialize";
+import { type ConsentSource } from "./schemas";
 
 export interface RecordConsentsOptions {
   tenant: Tenant;

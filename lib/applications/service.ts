@@ -8,7 +8,7 @@ import { afterCommit } from "../jobs/background";
 import { serializeDecision } from "../decisions/serialize";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
-import { lockApplication, transitionApplication } from "./state-machine";
+import { lockApplication, transitionApplication } from "./transition";
 import { serializeApplication } from "./serialize";
 
 export function noSuchApplication(id: string): ApiError {

@@ -1,16 +1,8 @@
-// The application lifecycle (spec 3.1): its table of moves, made through lib/lifecycle.ts by `transitionApplication`
-// on a row locked by `lockApplication`; every other change of a created application's answers goes through
-// `amendApplication`. The moves the spec leaves open are chosen in docs/applications.md's "The lifecycle": a
-// decision can change while no offer is taken up, and a declined application can still be withdrawn (an expired
-// one cannot). An application starts `created` (lib/applications/create.ts); lib/accounts/funding.ts funds it.
-import type { Application, Prisma } from "../generated/prisma/client";
-import { clock } from "../clock";
-import { ApiError } from "../errors";
-import type { EventType } from "../events/events";
-import { assertMove, canMove, transition, type Lifecycle } from "../lifecycle";
-import { lockRow, type LockOptions } from "../row-lock";
+// The application lifecycle (spec 3.1). The moves the spec leaves open are chosen in docs/applications.md's "The
+// lifecycle": a decision can change while no offer is taken up, and a declined application can still be withdrawn
+// (an expired one cannot). Rows move through lib/applications/transition.ts.
+import type { Lifecycle } from "../lifecycle";
 import type { ApplicationStatus } from "./schemas";
-import { serializeApplication } from "./serialize";
 
 const DECIDABLE = ["in_review", "approved", "declined"] as const;
 
@@ -32,54 +24,3 @@ export const APPLICATION_LIFECYCLE: Lifecycle<ApplicationStatus, ApplicationTrig
   moves: APPLICATION_TRANSITIONS,
   said: { submit: "submitted", expire: "expired", withdraw: "withdrawn", start_review: "reviewed", approve: "approved", decline: "declined", refer: "referred", fund: "funded" },
 };
-
-export const canTransition = (status: ApplicationStatus, trigger: ApplicationTrigger) => canMove(APPLICATION_LIFECYCLE, status, trigger);
-
-/** Where an application ends without funding; a funded one ends when its account closes (lib/accounts/state-machine.ts). */
-const ENDED_UNFUNDED: readonly ApplicationStatus[] = ["declined", "expired", "withdrawn"];
-
-/** Reads an application under its row lock (with `skipLocked`, a row another worker holds reads as null). */
-export async function lockApplication(transaction: Prisma.TransactionClient, where: { id: string; projectId?: string }, options: LockOptions = {}): Promise<Application | null> {
-  if (!(await lockRow(transaction, "applications", where.id, options))) return null;
-  return transaction.application.findFirst({ where: { id: where.id, ...(where.projectId ? { projectId: where.projectId } : {}) } });
-}
-
-/**
- * Changes a locked application's answers without moving it: only while it is `created` (decisioning reads them
- * once submitted), else 409 `conflict`, so a submit that took the row first keeps what it read.
- */
-export async function amendApplication(
-  transaction: Prisma.TransactionClient,
-  application: Application,
-  changes: Pick<Prisma.ApplicationUpdateInput, "amountPence" | "termMonths" | "purpose" | "declaredAnnualTurnoverPence">,
-  options: { now: Date },
-): Promise<Application> {
-  if (application.status !== "created") {
-    throw new ApiError("conflict", { message: `Application ${application.id} is ${application.status}: its answers change only while it is created.` });
-  }
-  return transaction.application.update({ where: { id: application.id }, data: { ...changes, updatedAt: options.now } });
-}
-
-export interface TransitionOptions {
-  /** Other columns the move sets (timestamps, reasons). */
-  changes?: Omit<Prisma.ApplicationUpdateInput, "status" | "updatedAt">;
-  /** `data.object` of the move's non-application events, by type (e.g. the decision for `decision.completed`). */
-  eventObjects?: Partial<Record<EventType, object>>;
-  now: Date;
-}
-
-/** Moves a locked application by `trigger` in `transaction`; an illegal move is 409 `conflict`. */
-export async function transitionApplication(transaction: Prisma.TransactionClient, application: Application, trigger: ApplicationTrigger, options: TransitionOptions): Promise<Application> {
-  assertMove(APPLICATION_LIFECYCLE, application.status, trigger);
-  // Checked before any write, so a caller's mistake can never commit a change without its event.
-  const unsupplied = APPLICATION_TRANSITIONS[trigger].events.filter((type) => !type.startsWith("application.") && !options.eventObjects?.[type]);
-  if (unsupplied.length > 0) throw new Error(`The ${trigger} move writes ${unsupplied.join(", ")} but no object was supplied for it`);
-  return transition(transaction, APPLICATION_LIFECYCLE, trigger, {
-    status: application.status,
-    now: options.now,
-    // `endedAt` in real time, not the tenant's: the retention of its personal data runs from it (lib/applications/personal-data.ts).
-    write: (to) =>
-      transaction.application.update({ where: { id: application.id }, data: { ...options.changes, status: to, updatedAt: options.now, endedAt: ENDED_UNFUNDED.includes(to) ? clock.now() : null } }),
-    object: (moved, type) => (type.startsWith("application.") ? serializeApplication(moved) : options.eventObjects![type]!),
-  });
-}

@@ -4,8 +4,6 @@ import { clock } from "../clock";
 import { db } from "../db";
 import { wholeList } from "../http/pagination";
 import { newId } from "../ids";
-import { z } from "zod";
-import { idOf, listEnvelopeSchema, text } from "../http/response-schema";
 
 export async function listAcceptedBillers() {
   const billers = await db().biller.findMany({ where: { accepted: true }, orderBy: [{ category: "asc" }, { name: "asc" }], select: { id: true, name: true, category: true } });
@@ -32,7 +30,3 @@ export async function seedBillers(): Promise<number> {
     return SEED_BILLERS.length;
   });
 }
-
-export const billerListSchema = listEnvelopeSchema(
-  z.strictObject({ id: idOf("bil"), object: z.literal("biller"), name: text(), category: text() }).meta({ id: "Biller", description: "A biller Slice customers may pay." }),
-);

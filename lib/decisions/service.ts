@@ -1,12 +1,14 @@
 // Decisioning and the decisions API (spec 2.3, 4.4). Every write locks the application row and goes through
 // the state machine, so a decision and its application's status never disagree.
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
-import { canTransition, lockApplication, transitionApplication, type ApplicationTrigger } from "../applications/state-machine";
+import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "../applications/state-machine";
+import { lockApplication, transitionApplication } from "../applications/transition";
 import { db, type DatabaseClient } from "../db";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
+import { canMove } from "../lifecycle";
 import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecision, type EngineInput } from "./engine";
 import { decisionEventObject, serializeDecision } from "./serialize";
 import { latestAffordabilityFor } from "../affordability/service";
@@ -163,7 +165,7 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
     // Read under the application's lock: a concurrent refresh or lock has finished by now.
     const current = await transaction.decision.findUniqueOrThrow({ where: { id } });
     assertUnlocked(current);
-    if (!canTransition(application.status, "approve")) {
+    if (!canMove(APPLICATION_LIFECYCLE, application.status, "approve")) {
       throw new ApiError("conflict", { message: `The application is ${application.status}; its decision can no longer be refreshed.` });
     }
     const now = await tenantNow(tenant);

@@ -1,8 +1,11 @@
-// Request schemas of the identity checks API (spec 4.4 leaves the fields to us; docs/identity.md has them).
+// The verification object's schemas (lib/identity/serialize.ts) and the request schemas of the identity checks
+// API (spec 4.4 leaves the fields to us; docs/identity.md has them).
 import { z } from "zod";
 import { clock } from "../clock";
 import { requestString } from "../http/request-string";
+import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
 import { isIdOf } from "../ids";
+import { IDENTITY_RESULTS } from "./provider";
 
 export const IDENTITY_ROLES = ["director", "psc"] as const;
 export type IdentityRole = (typeof IDENTITY_ROLES)[number];
@@ -86,3 +89,41 @@ export const createIdentityCheckBodySchema = z.strictObject({
 export type CreateIdentityCheckInput = z.output<typeof createIdentityCheckBodySchema>;
 
 export const identityCheckIdParamsSchema = z.strictObject({ id: requestString().startsWith("idv_") });
+
+export const verificationPersonSchema = z.strictObject({
+  first_name: text(),
+  last_name: text(),
+  date_of_birth: calendarDate(),
+  role: z.enum(IDENTITY_ROLES),
+  result: z.enum(IDENTITY_RESULTS),
+});
+
+export const verificationResultSchema = z.strictObject({
+  role: z.enum(IDENTITY_ROLES),
+  result: z.enum(IDENTITY_RESULTS),
+});
+
+const verificationFields = {
+  id: idOf("idv"),
+  object: z.literal("verification"),
+  livemode: z.boolean(),
+  application_id: idOf("app"),
+  reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
+  status: z.enum(IDENTITY_RESULTS),
+  results: z.array(verificationResultSchema).meta({ description: "One per person checked, in the order they were sent: the role and the result." }),
+};
+
+/** The identity events' `data.object`: the check without its people. */
+export const verificationEventSchema = z
+  .strictObject({ ...verificationFields, created_at: timestamp() })
+  .meta({ id: "VerificationEvent", description: "An identity check as its events carry it: each person's role and result, and no personal data." });
+
+export const verificationSchema = z
+  .strictObject({
+    ...verificationFields,
+    people: z.array(verificationPersonSchema).meta({
+      description: "The people checked, in the order they were sent; empty once their personal data is erased under retention (docs/identity.md).",
+    }),
+    created_at: timestamp(),
+  })
+  .meta({ id: "Verification", description: "An identity check of an application's directors and people with significant control." });

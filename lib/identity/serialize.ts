@@ -2,49 +2,11 @@
 // ours), in two forms: with the people checked, what `POST /identity/checks` and `GET /identity/checks/{id}`
 // answer (white_label projects only); and without them, what the identity events carry to every partner's
 // events, stream and webhooks: one result per person, by role, and nothing a person could be identified by.
-import { z } from "zod";
+// Their schemas are in ./schemas.ts.
+import type { z } from "zod";
 import type { Application, IdentityCheck } from "../generated/prisma/client";
-import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
-import { IDENTITY_RESULTS, type IdentityResult } from "./provider";
-import { IDENTITY_ROLES, type IdentityPerson } from "./schemas";
-
-export const verificationPersonSchema = z.strictObject({
-  first_name: text(),
-  last_name: text(),
-  date_of_birth: calendarDate(),
-  role: z.enum(IDENTITY_ROLES),
-  result: z.enum(IDENTITY_RESULTS),
-});
-
-export const verificationResultSchema = z.strictObject({
-  role: z.enum(IDENTITY_ROLES),
-  result: z.enum(IDENTITY_RESULTS),
-});
-
-const verificationFields = {
-  id: idOf("idv"),
-  object: z.literal("verification"),
-  livemode: z.boolean(),
-  application_id: idOf("app"),
-  reference: text().nullable().meta({ description: "The application's reference, echoed (spec 2.1)." }),
-  status: z.enum(IDENTITY_RESULTS),
-  results: z.array(verificationResultSchema).meta({ description: "One per person checked, in the order they were sent: the role and the result." }),
-};
-
-/** The identity events' `data.object`: the check without its people. */
-export const verificationEventSchema = z
-  .strictObject({ ...verificationFields, created_at: timestamp() })
-  .meta({ id: "VerificationEvent", description: "An identity check as its events carry it: each person's role and result, and no personal data." });
-
-export const verificationSchema = z
-  .strictObject({
-    ...verificationFields,
-    people: z.array(verificationPersonSchema).meta({
-      description: "The people checked, in the order they were sent; empty once their personal data is erased under retention (docs/identity.md).",
-    }),
-    created_at: timestamp(),
-  })
-  .meta({ id: "Verification", description: "An identity check of an application's directors and people with significant control." });
+import type { IdentityResult } from "./provider";
+import type { IdentityPerson, verificationEventSchema, verificationSchema } from "./schemas";
 
 export type VerificationObject = z.output<typeof verificationSchema>;
 export type VerificationEventObject = z.output<typeof verificationEventSchema>;

@@ -7,7 +7,7 @@
 // `POST /identity/checks` (white-label projects only); the hosted journey and the decision engine call
 // `runIdentityCheck` and `latestIdentityCheckFor` directly.
 import type { ApplicationStatus } from "../applications/schemas";
-import { lockApplication } from "../applications/state-machine";
+import { lockApplication } from "../applications/transition";
 import { clock } from "../clock";
 import { tenantNow } from "../tenant-clock";
 import { db, transact, type DatabaseClient } from "../db";

@@ -11,11 +11,11 @@ import { recordConsents } from "../application-consents/service";
 import { acceptOffer, submitCompletedApplication } from "../applications/applicant-actions";
 import { APPLICATION_PURPOSES } from "../applications/schemas";
 import { lockOwnApplicationOrThrow } from "../applications/service";
-import { amendApplication } from "../applications/state-machine";
+import { amendApplication } from "../applications/transition";
 import { db, transact } from "../db";
 import { withDeferredTransaction } from "../deferred-transaction";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
 import { requestString } from "../http/request-string";
 import { randomToken } from "../ids";
@@ -98,13 +98,19 @@ export async function openJourney(token: string, options: { callerState?: string
   };
 }
 
+/** `openJourney`, or 404 `not_found` for a token that names none, in the applicant's words. */
+async function openJourneyOrThrow(token: string): Promise<Journey> {
+  const journey = await openJourney(token);
+  if (!journey) throw notFound("application link", undefined, { message: "This application link is not valid." });
+  return journey;
+}
+
 /**
  * Where the application of `token` stands: its step, or why it is closed, and whether an underwriter is
  * reviewing it (the waiting page says so). 404 for a token that names nothing.
  */
 export async function journeyStatus(token: string): Promise<{ step: JourneyStep | ClosedState; under_review: boolean }> {
-  const journey = await openJourney(token);
-  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  const journey = await openJourneyOrThrow(token);
   return { step: journey.current, under_review: journey.application.status === "in_review" };
 }
 
@@ -177,8 +183,7 @@ export function stepAddress(token: string, step: JourneyStep): string {
  * than its own, or any once submitted) is not answered: the browser goes to where the application stands.
  */
 export async function answerStep(token: string, step: FormStep | "offer", form: Record<string, string>): Promise<string> {
-  const journey = await openJourney(token);
-  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  const journey = await openJourneyOrThrow(token);
   if (form.form_token !== journey.journey.formToken) throw new ApiError("csrf_token_invalid");
   const allowed = step === "offer" ? journey.current === "offer" : journey.application.status === "created" && journey.current !== "expired" && stepIsReached(journey.current, step);
   if (!allowed) return currentAddress(journey);
@@ -202,8 +207,7 @@ function currentAddress(journey: Journey): string {
 }
 
 async function whereItStands(token: string): Promise<string> {
-  const journey = await openJourney(token);
-  if (!journey) throw new ApiError("not_found", { message: "This application link is not valid." });
+  const journey = await openJourneyOrThrow(token);
   return currentAddress(journey);
 }
 

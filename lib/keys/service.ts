@@ -6,12 +6,13 @@ import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
-import { transition, type Lifecycle } from "../lifecycle";
+import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
-import type { ApiKey, Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { newKeyRow, type KeyEnvironment } from "./secrets";
 import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
 import { serializeKey } from "./serialize";
+import { API_KEY_LIFECYCLE } from "./state-machine";
 
 const HOUR_MS = 3_600_000;
 
@@ -97,13 +98,6 @@ export async function rollKey(options: { tenant: Tenant; id: string; overlapHour
 function forgetCachedKey(id: string): void {
   changeFeed().announce("api_keys", id);
 }
-
-/** A key's one move (lib/lifecycle.ts); an expired key is still `active`, its expiry read from `expiresAt`. */
-export const API_KEY_LIFECYCLE: Lifecycle<ApiKey["status"], "revoke"> = {
-  object: "API key",
-  moves: { revoke: { from: ["active"], to: "revoked", events: [] } },
-  said: { revoke: "revoked" },
-};
 
 /** Revokes at once and for good. Tokens it already minted stay valid until they expire (spec 3.6). */
 export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) {

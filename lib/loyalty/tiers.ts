@@ -1,7 +1,5 @@
 // The published loyalty ladder (spec 2.10). Tiers are reached by repaid loans and tenure, and a tier earned is
 // kept through a cooldown before any downgrade is considered.
-import { z } from "zod";
-import { text } from "../http/response-schema";
 
 export const LOYALTY_COOLDOWN_DAYS = 90;
 
@@ -18,18 +16,3 @@ export function loyaltyLadder() {
     cooldown_days: LOYALTY_COOLDOWN_DAYS,
   };
 }
-
-export const loyaltyLadderSchema = z
-  .strictObject({
-    tiers: z.array(
-      z.strictObject({
-        slug: z.enum(["bronze", "silver", "gold", "platinum"]),
-        label: text(),
-        thresholds: z.strictObject({ min_repaid_loans: z.int(), min_tenure_months: z.int(), max_arrears_days_last_12_months: z.int().nullable() }),
-        benefits: z.strictObject({ arrangement_fee_discount_pct: z.number() }),
-        is_top_tier: z.boolean(),
-      }),
-    ),
-    cooldown_days: z.int().meta({ description: "A tier earned is kept this long before any downgrade is considered." }),
-  })
-  .meta({ id: "LoyaltyLadder", description: "The loyalty tiers (spec 2.10)." });

@@ -4,7 +4,8 @@
 // public ring's `_pounds` keys.
 import { z } from "zod";
 import { config } from "../env";
-import { loyaltyLadder, loyaltyLadderSchema } from "../loyalty/tiers";
+import { loyaltyLadder } from "../loyalty/tiers";
+import { loyaltyLadderSchema } from "../loyalty/schemas";
 import { getPricingConfig } from "../pricing/config";
 import { formatPounds } from "../money";
 import { businessLoanQuote, catalogueOf } from "../pricing/public-service";

@@ -15,8 +15,9 @@ import { randomToken } from "../ids";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import type { CreatePaymentLinkInput } from "./schemas";
 import { answerPayment } from "./settlement";
-import { serializePayment, type PaymentFailureCode } from "./serialize";
-import { createPayment } from "./state-machine";
+import { serializePayment } from "./serialize";
+import { type PaymentFailureCode } from "./schemas";
+import { createPayment } from "./create";
 
 /** How long a link takes payment: a day, long enough to reach a borrower by email and short enough to go stale safely. */
 export const PAYMENT_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;

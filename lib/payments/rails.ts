@@ -1,7 +1,7 @@
 // Where a payment's outcome comes from. In the sandbox the outcome is simulated at once, by the borrower's
 // company number (docs/sandbox.md, "Payments"); in live no payment provider is connected yet, so a live
 // payment stays `pending` until one is, and reports its outcome through the same moves.
-import type { PaymentFailureCode } from "./serialize";
+import type { PaymentFailureCode } from "./schemas";
 
 export type PaymentOutcome =
   | { kind: "settled" }

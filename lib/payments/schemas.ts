@@ -1,9 +1,38 @@
-// Request schemas of the payments API (spec 4.4), its sandbox test helpers and the payment page's form.
+// The payment object's schema (spec 2.6) and the request schemas of the payments API (spec 4.4), its sandbox test
+// helpers and the payment page's form.
 import { z } from "zod";
 import { requestString } from "../http/request-string";
 import { listQuerySchema } from "../http/pagination";
 import { metadataSchema } from "../http/metadata";
-import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES } from "./serialize";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
+
+export const PAYMENT_TYPES = ["disbursement", "collection", "payment_link", "refund"] as const;
+export const PAYMENT_STATUSES = ["provisioned", "pending", "settled", "failed"] as const;
+export const PAYMENT_FAILURE_CODES = ["bank_rejected", "disputed_by_customer", "insufficient_funds", "mandate_cancelled", "technical_error"] as const;
+export type PaymentFailureCode = (typeof PAYMENT_FAILURE_CODES)[number];
+
+export const paymentSchema = z
+  .strictObject({
+    id: idOf("pay"),
+    object: z.literal("payment"),
+    livemode: z.boolean(),
+    type: z.enum(PAYMENT_TYPES),
+    status: z.enum(PAYMENT_STATUSES),
+    failure_code: z.enum(PAYMENT_FAILURE_CODES).nullable(),
+    account_id: idOf("acc").nullable(),
+    amount_pence: pence().min(0),
+    currency: z.literal("gbp"),
+    reference: text().nullable(),
+    url: absoluteUrl().nullable().meta({ description: "A payment link's page, where the payer pays; null for other types." }),
+    expires_at: timestamp().nullable().meta({ description: "When a payment link stops taking payment; null for other types." }),
+    redirect_uri: text().nullable().meta({ description: "Where a payment link's page sends the payer back, with `payment_id` appended." }),
+    metadata: metadataObject,
+    created_at: timestamp(),
+    settled_at: timestamp().nullable(),
+  })
+  .meta({ id: "Payment", description: "Money moving to or from an account (spec 2.6)." });
+
+export const paymentListSchema = listEnvelopeSchema(paymentSchema);
 
 const REFERENCE_MAX_LENGTH = 255;
 const URI_MAX_LENGTH = 2048;

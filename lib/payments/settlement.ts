@@ -8,12 +8,14 @@ import { db } from "../db";
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { utcDate } from "../accounts/calendar";
 import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
-import { lockAccount } from "../accounts/state-machine";
+import { lockAccount } from "../accounts/transition";
 import { assertMove } from "../lifecycle";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { noSuchPayment } from "./service";
-import { serializePayment, type PaymentFailureCode } from "./serialize";
-import { lockPayment, PAYMENT_LIFECYCLE, transitionPayment } from "./state-machine";
+import { serializePayment } from "./serialize";
+import { type PaymentFailureCode } from "./schemas";
+import { PAYMENT_LIFECYCLE } from "./state-machine";
+import { lockPayment, transitionPayment } from "./transition";
 
 export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCode: PaymentFailureCode };
 

@@ -6,8 +6,8 @@ import { clock } from "../clock";
 import { db } from "../db";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { recordNotification } from "../notifications/notifications";
-import { abandonPendingDeliveries } from "./delivery-state-machine";
-import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
+import { abandonPendingDeliveries } from "./delivery-transition";
+import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-transition";
 import { isHttpsUrl } from "./outbound";
 
 /**

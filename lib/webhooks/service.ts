@@ -17,7 +17,7 @@ import {
   type listWebhookEndpointsQuerySchema,
   type updateWebhookEndpointBodySchema,
 } from "./schemas";
-import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-state-machine";
+import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-transition";
 import { serializeWebhookEndpoint } from "./serialize";
 
 const HOUR_MS = 3_600_000;

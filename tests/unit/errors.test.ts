@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { readSourceFiles } from "../helpers/source-files";
 import { ApiError, describeErrorCode, ERROR_CATALOGUE, notFound, renderEnvelope, renderError, renderOAuthError, renderSiteError } from "@/lib/errors";
 
 describe("error catalogue", () => {
@@ -141,5 +142,20 @@ describe("notFound", () => {
       message: "No such application: app_01.",
       detail: [{ field: "application_id", reason: "not_found", message: "No such application: app_01." }],
     });
+  });
+
+  it("says it in a person's words where people read it, keeping the one code", () => {
+    const error = notFound("application link", undefined, { message: "This application link is not valid." });
+    expect({ code: error.code, message: error.message }).toEqual({ code: "not_found", message: "This application link is not valid." });
+  });
+
+  it("is the only maker of a not-found error", () => {
+    // Still to move to notFound: the route builder's unmatched path parameters and two MCP explanations.
+    const notYetMoved = new Set(["lib/http/route.ts", "lib/mcp/partner-tools.ts"]);
+    const inline = readSourceFiles(["lib", "app", "bin", "inngest"])
+      .filter(({ file }) => file !== "lib/errors.ts" && !notYetMoved.has(file))
+      .filter(({ text }) => /new ApiError\(\s*["'](resource_)?not_found["']/.test(text))
+      .map(({ file }) => file);
+    expect(inline).toEqual([]);
   });
 });

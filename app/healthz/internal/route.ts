@@ -7,7 +7,7 @@ import { eventStreamActivity } from "@/lib/events/service";
 import { isOperatorRequest } from "@/lib/http/operator-access";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { rateLimiter } from "@/lib/ratelimit/limiter";
-import { internalHealthSchema } from "@/lib/health/health";
+import { internalHealthSchema } from "@/lib/health/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/healthz/internal", {
   GET: endpoint({

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/events";
-import { verificationEventSchema } from "@/lib/identity/serialize";
+import { verificationEventSchema } from "@/lib/identity/schemas";
 import { openJourney } from "@/lib/journey/journey";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";

@@ -9,7 +9,7 @@ import { createApplication } from "@/lib/applications/create";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { submitApplication } from "@/lib/applications/service";
-import { lockApplication } from "@/lib/applications/state-machine";
+import { lockApplication } from "@/lib/applications/transition";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";

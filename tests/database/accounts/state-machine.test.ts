@@ -1,11 +1,12 @@
-// The account lifecycle's one table and one mover (lib/accounts/state-machine.ts), against the real database:
+// The account lifecycle's one table and one mover (lib/accounts/state-machine.ts, transition.ts), against the real database:
 // every allowed move writes its status and its events (account.updated, and account.closed on settling and
 // closing) in the caller's transaction; every refused move is 409 `conflict` and writes nothing. And the
 // ledger refuses UPDATE and DELETE in the database itself.
 import { beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_STATUSES, type AccountStatus } from "@/lib/accounts/schemas";
-import { ACCOUNT_TRANSITIONS, canTransitionAccount, lockAccount, transitionAccount, type AccountTrigger } from "@/lib/accounts/state-machine";
-import { IllegalTransitionError } from "@/lib/lifecycle";
+import { ACCOUNT_LIFECYCLE, ACCOUNT_TRANSITIONS, type AccountTrigger } from "@/lib/accounts/state-machine";
+import { lockAccount, transitionAccount } from "@/lib/accounts/transition";
+import { canMove, IllegalTransitionError } from "@/lib/lifecycle";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -40,7 +41,7 @@ describe("the table", () => {
 
   it("leaves settled and closed with no move out", () => {
     for (const status of ["settled", "closed"] as const) {
-      for (const trigger of Object.keys(ACCOUNT_TRANSITIONS) as AccountTrigger[]) expect(canTransitionAccount(status, trigger)).toBe(false);
+      for (const trigger of Object.keys(ACCOUNT_TRANSITIONS) as AccountTrigger[]) expect(canMove(ACCOUNT_LIFECYCLE, status, trigger)).toBe(false);
     }
   });
 });

@@ -1,14 +1,9 @@
-// The application lifecycle's one table and one mover (spec 3.1, lib/applications/state-machine.ts), against the
+// The application lifecycle's one table and one mover (spec 3.1, lib/applications/state-machine.ts, transition.ts), against the
 // real database: every legal move writes its status and its events in the caller's transaction, every illegal
 // move is refused with 409 `conflict` before anything is written, and row locks serialise concurrent movers.
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  APPLICATION_TRANSITIONS,
-  canTransition,
-  lockApplication,
-  transitionApplication,
-  type ApplicationTrigger,
-} from "@/lib/applications/state-machine";
+import { APPLICATION_LIFECYCLE, APPLICATION_TRANSITIONS, type ApplicationTrigger } from "@/lib/applications/state-machine";
+import { lockApplication, transitionApplication } from "@/lib/applications/transition";
 import { openApplication, type NewApplication } from "@/lib/applications/create";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "@/lib/applications/schemas";
 import { serializeApplication } from "@/lib/applications/serialize";
@@ -20,7 +15,7 @@ import { ApiError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
-import { IllegalTransitionError } from "@/lib/lifecycle";
+import { canMove, IllegalTransitionError } from "@/lib/lifecycle";
 import { createTestProject } from "../../helpers/partner";
 
 const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
@@ -153,15 +148,15 @@ describe("the transition table", () => {
   });
 
   it.each(TRIGGERS.flatMap((trigger) => APPLICATION_STATUSES.map((status) => [trigger, status] as const)))(
-    "canTransition answers %s from %s as the table does",
+    "canMove answers %s from %s as the table does",
     (trigger, status) => {
-      expect(canTransition(status, trigger)).toBe(EXPECTED_TABLE[trigger].from.includes(status));
+      expect(canMove(APPLICATION_LIFECYCLE, status, trigger)).toBe(EXPECTED_TABLE[trigger].from.includes(status));
     },
   );
 
   it("leaves funded, withdrawn and expired with no move out", () => {
     for (const status of ["funded", "withdrawn", "expired"] as const) {
-      expect(TRIGGERS.filter((trigger) => canTransition(status, trigger))).toEqual([]);
+      expect(TRIGGERS.filter((trigger) => canMove(APPLICATION_LIFECYCLE, status, trigger))).toEqual([]);
     }
   });
 });

@@ -1,12 +1,15 @@
-// The payment lifecycle's one table and one mover (lib/payments/state-machine.ts), against the real database:
+// The payment lifecycle's one table and one mover (lib/payments/state-machine.ts, transition.ts), against the real database:
 // every allowed move writes its status, its timestamps and its event in the caller's transaction; every refused
 // move is 409 `conflict` and writes nothing.
 import { beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
-import { PAYMENT_STATUSES } from "@/lib/payments/serialize";
-import { canTransitionPayment, createPayment, lockPayment, PAYMENT_TRANSITIONS, transitionPayment, type PaymentTrigger } from "@/lib/payments/state-machine";
+import { PAYMENT_STATUSES } from "@/lib/payments/schemas";
+import { canMove } from "@/lib/lifecycle";
+import { PAYMENT_LIFECYCLE, PAYMENT_TRANSITIONS, type PaymentTrigger } from "@/lib/payments/state-machine";
+import { createPayment } from "@/lib/payments/create";
+import { lockPayment, transitionPayment } from "@/lib/payments/transition";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
@@ -38,7 +41,7 @@ describe("the table", () => {
 
   it("leaves settled and failed with no move out", () => {
     for (const status of ["settled", "failed"] as const) {
-      for (const trigger of Object.keys(PAYMENT_TRANSITIONS) as PaymentTrigger[]) expect(canTransitionPayment(status, trigger)).toBe(false);
+      for (const trigger of Object.keys(PAYMENT_TRANSITIONS) as PaymentTrigger[]) expect(canMove(PAYMENT_LIFECYCLE, status, trigger)).toBe(false);
     }
   });
 });

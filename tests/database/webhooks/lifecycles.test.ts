@@ -1,19 +1,16 @@
-// The webhook endpoint and delivery lifecycles (lib/webhooks/endpoint-state-machine.ts and
-// delivery-state-machine.ts), against the real database: each move is checked against its table, writes its
+// The webhook endpoint and delivery lifecycles (lib/webhooks/*-state-machine.ts and
+// *-transition.ts), against the real database: each move is checked against its table, writes its
 // columns (and, for endpoints, its event) in the caller's transaction, and a refused move writes nothing.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { recordEvents } from "@/lib/events/events";
-import { transitionWebhookDelivery, WEBHOOK_DELIVERY_TRANSITIONS } from "@/lib/webhooks/delivery-state-machine";
-import {
-  canTransitionEndpoint,
-  endpointState,
-  lockWebhookEndpoint,
-  transitionWebhookEndpoint,
-  WEBHOOK_ENDPOINT_TRANSITIONS,
-} from "@/lib/webhooks/endpoint-state-machine";
+import { WEBHOOK_DELIVERY_TRANSITIONS } from "@/lib/webhooks/delivery-state-machine";
+import { transitionWebhookDelivery } from "@/lib/webhooks/delivery-transition";
+import { canMove } from "@/lib/lifecycle";
+import { WEBHOOK_ENDPOINT_LIFECYCLE, WEBHOOK_ENDPOINT_TRANSITIONS } from "@/lib/webhooks/endpoint-state-machine";
+import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "@/lib/webhooks/endpoint-transition";
 import { createTestProject } from "../../helpers/partner";
 
 const NOW = new Date("2031-02-03T04:05:06.000Z");
@@ -42,8 +39,8 @@ describe("the webhook endpoint lifecycle", () => {
       "enabled -disable_for_failing-> disabled_failing",
       "enabled -disable_for_insecure_url-> disabled_insecure_url",
     ]);
-    expect(canTransitionEndpoint("disabled_manual", "disable_for_failing")).toBe(false);
-    expect(canTransitionEndpoint("disabled_failing", "disable_for_insecure_url")).toBe(false);
+    expect(canMove(WEBHOOK_ENDPOINT_LIFECYCLE, "disabled_manual", "disable_for_failing")).toBe(false);
+    expect(canMove(WEBHOOK_ENDPOINT_LIFECYCLE, "disabled_failing", "disable_for_insecure_url")).toBe(false);
     expect(endpointState({ status: "disabled", disabledReason: "failing" })).toBe("disabled_failing");
     expect(endpointState({ status: "disabled", disabledReason: "insecure_url" })).toBe("disabled_insecure_url");
     expect(endpointState({ status: "disabled", disabledReason: "manual" })).toBe("disabled_manual");

@@ -7,7 +7,7 @@ import { notFound } from "next/navigation";
 import { readPageValues } from "@/lib/http/page-values";
 import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
 import { paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
-import type { PaymentFailureCode } from "@/lib/payments/serialize";
+import type { PaymentFailureCode } from "@/lib/payments/schemas";
 import { formatPounds } from "@/lib/money";
 import { formatUkTime } from "../../format";
 import "../../hosted.css";

@@ -1,7 +1,6 @@
 // GET /partner/v1/accounts — the project's servicing accounts, newest first (spec 4.3, 4.11).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { listAccountsQuerySchema } from "@/lib/accounts/schemas";
-import { accountListSchema } from "@/lib/accounts/serialize";
+import { accountListSchema, listAccountsQuerySchema } from "@/lib/accounts/schemas";
 import { listAccounts } from "@/lib/accounts/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts", {

@@ -1,7 +1,6 @@
 // GET /partner/v1/payments — the project's payments, newest first (spec 4.4, 4.11).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { listPaymentsQuerySchema } from "@/lib/payments/schemas";
-import { paymentListSchema } from "@/lib/payments/serialize";
+import { listPaymentsQuerySchema, paymentListSchema } from "@/lib/payments/schemas";
 import { listPayments } from "@/lib/payments/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/payments", {

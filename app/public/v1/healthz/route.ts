@@ -2,7 +2,7 @@
 import { db } from "@/lib/db";
 import { checkHealth } from "@/lib/health/health";
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
-import { healthSchema } from "@/lib/health/health";
+import { healthSchema } from "@/lib/health/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("public", "/healthz", {
   GET: endpoint({

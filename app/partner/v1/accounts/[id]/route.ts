@@ -1,7 +1,6 @@
 // GET /partner/v1/accounts/{id} — one account with its balance and repayment schedule (spec 4.3, 2.4).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { accountIdParamsSchema } from "@/lib/accounts/schemas";
-import { accountSchema } from "@/lib/accounts/serialize";
+import { accountIdParamsSchema, accountSchema } from "@/lib/accounts/schemas";
 import { retrieveAccount } from "@/lib/accounts/queries";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}", {

@@ -1,8 +1,7 @@
 // POST /partner/v1/identity/checks — check an application's directors and PSCs (spec 4.4; docs/identity.md).
 import { deferredTransaction } from "@/lib/deferred-transaction";
 import { created, defineRoute, endpoint } from "@/lib/http/route";
-import { createIdentityCheckBodySchema } from "@/lib/identity/schemas";
-import { verificationSchema } from "@/lib/identity/serialize";
+import { createIdentityCheckBodySchema, verificationSchema } from "@/lib/identity/schemas";
 import { runIdentityCheck } from "@/lib/identity/service";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 

@@ -1,7 +1,6 @@
 // GET /partner/v1/payments/{id} — one payment and where it stands (spec 4.4, 2.6).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { paymentIdParamsSchema } from "@/lib/payments/schemas";
-import { paymentSchema } from "@/lib/payments/serialize";
+import { paymentIdParamsSchema, paymentSchema } from "@/lib/payments/schemas";
 import { retrievePayment } from "@/lib/payments/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/payments/{id}", {

@@ -1,8 +1,7 @@
 // POST /partner/v1/payments/links — provision an open-banking payment link on an account (spec 4.4; docs/payments.md).
 import { created, defineRoute, endpoint } from "@/lib/http/route";
 import { createPaymentLink } from "@/lib/payments/links";
-import { createPaymentLinkBodySchema } from "@/lib/payments/schemas";
-import { paymentSchema } from "@/lib/payments/serialize";
+import { createPaymentLinkBodySchema, paymentSchema } from "@/lib/payments/schemas";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/payments/links", {

@@ -1,7 +1,7 @@
 // GET /public/v1/loyalty/tiers — the loyalty ladder and its cooldown (spec 2.10).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { loyaltyLadder } from "@/lib/loyalty/tiers";
-import { loyaltyLadderSchema } from "@/lib/loyalty/tiers";
+import { loyaltyLadderSchema } from "@/lib/loyalty/schemas";
 
 const CACHEABLE = { "Cache-Control": "public, max-age=60" };
 

@@ -1,7 +1,7 @@
 // GET /public/v1/slice/billers — accepted billers, public-safe fields only (spec 2.10).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { listAcceptedBillers } from "@/lib/billers/service";
-import { billerListSchema } from "@/lib/billers/service";
+import { billerListSchema } from "@/lib/billers/schemas";
 
 const CACHEABLE = { "Cache-Control": "public, max-age=60" };
 

@@ -1,7 +1,6 @@
 // GET /partner/v1/accounts/{id}/balance — just the account's balance today (spec 4.3, 2.4).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { accountIdParamsSchema } from "@/lib/accounts/schemas";
-import { balanceSchema } from "@/lib/accounts/serialize";
+import { accountIdParamsSchema, balanceSchema } from "@/lib/accounts/schemas";
 import { retrieveBalance } from "@/lib/accounts/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/balance", {

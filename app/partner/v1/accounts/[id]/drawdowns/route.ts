@@ -2,7 +2,7 @@
 import { created, defineRoute, endpoint } from "@/lib/http/route";
 import { accountIdParamsSchema, drawdownBodySchema } from "@/lib/accounts/schemas";
 import { drawDown } from "@/lib/accounts/service";
-import { paymentSchema } from "@/lib/payments/serialize";
+import { paymentSchema } from "@/lib/payments/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/drawdowns", {
   POST: endpoint({

@@ -1,7 +1,6 @@
 // GET /partner/v1/accounts/{id}/transactions — the account's immutable ledger, newest first (spec 4.3, 2.4).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { accountIdParamsSchema, listTransactionsQuerySchema } from "@/lib/accounts/schemas";
-import { transactionListSchema } from "@/lib/accounts/serialize";
+import { accountIdParamsSchema, listTransactionsQuerySchema, transactionListSchema } from "@/lib/accounts/schemas";
 import { listTransactions } from "@/lib/accounts/queries";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/transactions", {

@@ -1,6 +1,5 @@
 // POST /partner/v1/applications/{id}/affordability — record twelve months of open-banking turnover (white-label; docs/white-label.md).
-import { recordAffordabilityBodySchema } from "@/lib/affordability/schemas";
-import { affordabilitySchema } from "@/lib/affordability/serialize";
+import { affordabilitySchema, recordAffordabilityBodySchema } from "@/lib/affordability/schemas";
 import { recordAffordability } from "@/lib/affordability/service";
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
 import { created, defineRoute, endpoint } from "@/lib/http/route";

@@ -1,7 +1,6 @@
 // POST /partner/v1/applications/{id}/consents — record the applicant's consents (white-label; docs/white-label.md).
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
-import { recordConsentsBodySchema } from "@/lib/application-consents/schemas";
-import { applicationConsentsSchema } from "@/lib/application-consents/serialize";
+import { applicationConsentsSchema, recordConsentsBodySchema } from "@/lib/application-consents/schemas";
 import { recordConsents } from "@/lib/application-consents/service";
 import { created, defineRoute, endpoint } from "@/lib/http/route";
 

@@ -1,7 +1,6 @@
 // GET /partner/v1/identity/checks/{id} — one identity check with each person's result (spec 4.4; docs/identity.md).
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { identityCheckIdParamsSchema } from "@/lib/identity/schemas";
-import { verificationSchema } from "@/lib/identity/serialize";
+import { identityCheckIdParamsSchema, verificationSchema } from "@/lib/identity/schemas";
 import { retrieveIdentityCheck } from "@/lib/identity/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/identity/checks/{id}", {

@@ -2,9 +2,8 @@
 // `days`, running everything due on the way: 200 when done within a few seconds, else 202 while it goes on
 // (docs/sandbox.md, "Test clock").
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
-import { advanceClockBodySchema } from "@/lib/sandbox-clock/schemas";
+import { advanceClockBodySchema, testClockSchema } from "@/lib/sandbox-clock/schemas";
 import { advanceOutcome, advanceTestClock } from "@/lib/sandbox-clock/service";
-import { testClockSchema } from "@/lib/sandbox-clock/serialize";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/clock/advance", {
   POST: endpoint({

@@ -1,7 +1,6 @@
 // POST /partner/v1/test_helpers/payments/{id}/settle — sandbox test helper: the bank settles a provisioned or pending payment.
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { paymentIdParamsSchema } from "@/lib/payments/schemas";
-import { paymentSchema } from "@/lib/payments/serialize";
+import { paymentIdParamsSchema, paymentSchema } from "@/lib/payments/schemas";
 import { recordBankAnswer } from "@/lib/payments/settlement";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/settle", {
