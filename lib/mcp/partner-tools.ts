@@ -12,7 +12,6 @@ import { noSuchApplication } from "../applications/service";
 import { db } from "../db";
 import { ApiError } from "../errors";
 import { REASON_MESSAGES } from "../decisions/serialize";
-import type { BearerToken } from "../http/route";
 import { requestString } from "../http/request-string";
 import { calendarDate, idOf, pence, text, timestamp } from "../http/response-schema";
 import { clock, DAY_MS } from "../clock";
@@ -25,10 +24,16 @@ import { PUBLIC_TOOLS } from "./public-tools";
 import { SERVER_VERSION } from "./protocol";
 import { defineTool, ToolTable, type McpTool, type ToolAccess } from "./tools";
 
-/** Who calls the partner server: the token's project and environment, and the token itself. */
+/**
+ * Who calls the partner server, as plain data: the tenant the token acts for, the scopes it was granted (which
+ * open the tools), and the OAuth client and token id an audited call's row names.
+ */
 export interface PartnerCaller {
   tenant: Tenant;
-  token: BearerToken;
+  scopes: ReadonlySet<string>;
+  clientId: string;
+  /** The token's `jti`. */
+  tokenId: string;
 }
 
 const ACCESS = {
