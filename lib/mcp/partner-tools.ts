@@ -10,7 +10,7 @@ import { serializeTransaction, transactionSchema } from "../accounts/serialize";
 import { ACCOUNT_STATUSES, ACCOUNT_PRODUCTS, INSTALMENT_STATUSES } from "../accounts/schemas";
 import { noSuchApplication } from "../applications/service";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import { REASON_MESSAGES } from "../decisions/serialize";
 import { requestString } from "../http/request-string";
 import { calendarDate, idOf, pence, text, timestamp } from "../http/response-schema";
@@ -107,7 +107,7 @@ const explainDecision = defineTool<PartnerCaller, typeof applicationIdInput, typ
   async run({ application_id }, caller) {
     const application = await ownApplication(caller, application_id);
     const decision = application.decision;
-    if (!decision) throw new ApiError("not_found", { message: `Application ${application_id} has no decision yet: it is ${application.status}.` });
+    if (!decision) throw notFound("decision for application", application_id);
     const reasons = decision.reasons.map((code) => ({ code, message: REASON_MESSAGES[code] ?? code }));
     const structured = {
       application_id,
@@ -200,7 +200,7 @@ const customerSummary = defineTool<PartnerCaller, typeof customerSummaryInput, t
       db().account.findMany({ where, orderBy: { id: "desc" }, take: SUMMARY_LIMIT, include: { instalments: true } }),
     ]);
     const name = applications[0]?.companyName ?? accounts[0]?.companyName;
-    if (!name) throw new ApiError("not_found", { message: `This project has no application or account for company ${company_number}.` });
+    if (!name) throw notFound("customer", company_number);
     const asOf = await today(caller);
     const structured = {
       company_number,

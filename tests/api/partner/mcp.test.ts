@@ -147,7 +147,8 @@ describe("the partner tools, for the token's own project", () => {
   it("explain_decision is a failed result for an application not yet decided", async () => {
     const result = (await client.callTool({ name: "explain_decision", arguments: { application_id: submittedApplicationId } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: "text", text: `explain_decision failed: Application ${submittedApplicationId} has no decision yet: it is submitted.` }]);
+    expect(result.content).toEqual([{ type: "text", text: `explain_decision failed: No such decision for application: ${submittedApplicationId}.` }]);
+    expect(result._meta).toEqual({ error_code: "not_found" });
   });
 
   it("application_status and customer_summary read the funded application and its account", async () => {
@@ -187,6 +188,8 @@ describe("the partner tools, for the token's own project", () => {
     expect(result._meta).toEqual({ error_code: "not_found" });
     const summary = (await otherClient.callTool({ name: "customer_summary", arguments: { company_number: "10000042" } })) as CallToolResult;
     expect(summary.isError).toBe(true);
+    expect(summary.content).toEqual([{ type: "text", text: "customer_summary failed: No such customer: 10000042." }]);
+    expect(summary._meta).toEqual({ error_code: "not_found" });
     await otherClient.close();
   });
 
