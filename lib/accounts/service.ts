@@ -24,12 +24,12 @@ export function noSuchAccount(id: string): ApiError {
   return notFound("account", id);
 }
 
-function tenantWhere(tenant: Tenant) {
+export function tenantWhere(tenant: Tenant) {
   return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
 /** Today on the tenant's clock, as servicing counts days. */
-async function today(tenant: Tenant): Promise<string> {
+export async function tenantToday(tenant: Tenant): Promise<string> {
   return utcDate(await tenantNow(tenant));
 }
 
@@ -37,13 +37,13 @@ async function today(tenant: Tenant): Promise<string> {
 export async function describeAccount(id: string) {
   const account = await db().account.findUnique({ where: { id }, include: { instalments: true, payments: { orderBy: { id: "desc" }, take: 10 } } });
   if (!account) return null;
-  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await today(account)), payments: account.payments.map(serializePayment) };
+  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await tenantToday(account)), payments: account.payments.map(serializePayment) };
 }
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
   const found = await db().account.findFirst({ where: { id, projectId: tenant.projectId }, include: { instalments: true } });
   const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
-  return balanceAsOf(account, account.instalments, await today(tenant));
+  return balanceAsOf(account, account.instalments, await tenantToday(tenant));
 }
 
 export async function listAccounts(options: { tenant: Tenant; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
@@ -53,7 +53,7 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
     ...(query.status ? { status: query.status } : {}),
     ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
   };
-  const asOf = await today(tenant);
+  const asOf = await tenantToday(tenant);
   return paginate({
     kind: "account",
     page: query satisfies PageRequest,

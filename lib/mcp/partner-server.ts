@@ -1,6 +1,6 @@
 // The partner MCP server (spec 4.9, 5.2), answered at {base_url}/partner/mcp and {partner_api_url}/partner/v1/mcp
 // alike: the public server's protocol and tools behind a partner access token carrying the `mcp.read` floor,
-// with the partner tools each opened by its own scope (lib/mcp/partner-tools.ts), metered in the project's
+// with the partner tools each opened by its own scope (lib/mcp/partner-tools/), metered in the project's
 // bucket like any partner request.
 import type { z } from "zod";
 import { config } from "../env";
