@@ -94,7 +94,7 @@ describe("applicants' personal data", () => {
     await submittedAndDecided(tenant, approved);
     const open = await applicationWithPersonalData(tenant, "12340042");
     const { accountId } = await db().application.findUniqueOrThrow({ where: { id: closed } });
-    await writeOffAccount({ projectId: tenant.projectId, id: accountId! });
+    await writeOffAccount({ tenant, id: accountId! });
 
     const all = [declined, withdrawn, expired, closed, fundedOpen, approved, open];
     const before = await Promise.all(all.map(storedAbout));
