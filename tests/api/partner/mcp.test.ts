@@ -59,14 +59,14 @@ beforeAll(async () => {
     tenant,
     input: { business: { company_number: "10000002" }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ projectId: project.project_id, id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   await decideSubmittedApplication(declined.id);
   declinedApplicationId = declined.id;
   const submitted = await createApplication({
     tenant,
     input: { business: { company_number: "10000077" }, amount_pence: 1_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ projectId: project.project_id, id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   submittedApplicationId = submitted.id;
   await db().enquiry.create({ data: { id: newId("enquiry"), form: ENQUIRY_FORM, dept: "sales", email: "someone@example.co.uk", name: "Someone", createdAt: new Date() } });
 });
