@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agreeForbearance, describeAccount, writeOffAccount } from "../../lib/accounts/service";
+import type { Tenant } from "../../lib/tenant";
 import { parseFlags, type Command } from "../cli-kit";
 
 type Described = NonNullable<Awaited<ReturnType<typeof describeAccount>>>;
@@ -8,6 +9,11 @@ async function describeOrThrow(id: string): Promise<Described> {
   const described = await describeAccount(id);
   if (!described) throw new Error(`No such account: ${id}`);
   return described;
+}
+
+/** The account's own project and environment: the operator acts for whichever tenant holds it. */
+function tenantOf({ project_id, account }: Described): Tenant {
+  return { projectId: project_id, environment: account.livemode ? "live" : "sandbox" };
 }
 
 function describeText({ project_id, account, payments }: Described): string {
@@ -64,8 +70,7 @@ export const accountForbear: Command = {
     const id = positionals[0]!;
     const { until } = parseFlags(forbearFlags, values);
     await database();
-    const { project_id } = await describeOrThrow(id);
-    await agreeForbearance({ projectId: project_id, id, until });
+    await agreeForbearance({ tenant: tenantOf(await describeOrThrow(id)), id, until });
     const described = await describeOrThrow(id);
     print(`Account ${id} is forborne until ${until}.`, described.account);
   },
@@ -80,8 +85,7 @@ export const accountWriteOff: Command = {
   async run({ positionals, database, print }) {
     const id = positionals[0]!;
     await database();
-    const { project_id } = await describeOrThrow(id);
-    await writeOffAccount({ projectId: project_id, id });
+    await writeOffAccount({ tenant: tenantOf(await describeOrThrow(id)), id });
     const described = await describeOrThrow(id);
     print(`Account ${id} is written off and closed.`, described.account);
   },

@@ -15,6 +15,7 @@ import { serializeApplication } from "../applications/serialize";
 import { offerEventObject } from "../decisions/serialize";
 import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { utcDate } from "./calendar";
 import { periodEnd } from "./interest";
@@ -69,7 +70,7 @@ async function openAccount(transaction: Prisma.TransactionClient, application: A
 }
 
 export interface FundApplicationOptions {
-  projectId: string;
+  tenant: Tenant;
   applicationId: string;
   /** The name the borrower typed to sign the offer (the hosted journey, the white-label accept); none from the test helper. */
   signatoryName?: string;
@@ -84,8 +85,8 @@ export interface FundApplicationOptions {
  */
 export async function fundApplication(options: FundApplicationOptions) {
   return inTransaction(options.transaction ?? db(), async (transaction) => {
-    const application = await lockApplication(transaction, { id: options.applicationId, projectId: options.projectId });
-    if (!application) throw noSuchApplication(options.applicationId);
+    const locked = await lockApplication(transaction, { id: options.applicationId, projectId: options.tenant.projectId });
+    const application = tenantObjectOrThrow(options.tenant, locked, () => noSuchApplication(options.applicationId));
     let decision = await transaction.decision.findUnique({ where: { applicationId: application.id } });
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {
       throw new ApiError("conflict", { message: "The application has no approved offer to accept." });

@@ -2,10 +2,12 @@
 // (lib/fast-lane.ts): the account read and the ledger page, rendered to JSON by PostgreSQL (accountJsonSql and
 // transactionJsonSql, held equal to their serializers by a test), and the account with its instalments in
 // Prisma's shape, for the MCP loan tools (held equal to Prisma's row by a test). Account reads made together
-// share one query (batchedRead).
+// share one query (batchedRead). Below them, the tenant's accounts, ledgers and book through Prisma, for the
+// partner MCP tools.
 import type { z } from "zod";
+import { db } from "../db";
 import { batchedRead, readRows } from "../fast-lane";
-import { Prisma, type Account, type Instalment } from "../generated/prisma/client";
+import { Prisma, type Account, type AccountProduct, type AccountStatus, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
 import { RenderedJson } from "../http/rendered-json";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
@@ -14,7 +16,7 @@ import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
 import { accountJsonSql, joinAccountJson, transactionJsonSql } from "./serialize";
-import { noSuchAccount } from "./service";
+import { noSuchAccount, tenantWhere } from "./service";
 
 /** The accounts columns under Prisma's field names, enums as text. */
 const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::text AS environment,
@@ -104,4 +106,47 @@ export async function listTransactions(options: { tenant: Tenant; id: string; qu
   });
   if (page.data.length === 0) await assertOwnAccount(tenant, id);
   return renderListEnvelope(page);
+}
+
+/** One company's latest accounts with the tenant, newest first, each with its instalments. */
+export function listCompanyAccounts(tenant: Tenant, { companyNumber, limit }: { companyNumber: string; limit: number }): Promise<Array<Account & { instalments: Instalment[] }>> {
+  return db().account.findMany({ where: { ...tenantWhere(tenant), companyNumber }, orderBy: { id: "desc" }, take: limit, include: { instalments: true } });
+}
+
+/** The latest entries of the tenant's account's ledger, newest first. */
+export function listLatestTransactions(tenant: Tenant, { accountId, limit }: { accountId: string; limit: number }): Promise<LedgerTransaction[]> {
+  return db().ledgerTransaction.findMany({ where: { accountId, account: tenantWhere(tenant) }, orderBy: { id: "desc" }, take: limit });
+}
+
+/** How many accounts the tenant opened since `since`, and the principal they lent. */
+export async function summariseAccountsOpened(tenant: Tenant, since: Date): Promise<{ accounts: number; principalPence: number }> {
+  const opened = await db().account.aggregate({ where: { ...tenantWhere(tenant), createdAt: { gte: since } }, _count: { _all: true }, _sum: { principalPence: true } });
+  return { accounts: opened._count._all, principalPence: opened._sum.principalPence ?? 0 };
+}
+
+export interface Portfolio {
+  byStatus: Array<{ status: AccountStatus; accounts: number; principalOutstandingPence: number }>;
+  byProduct: Array<{ product: AccountProduct; accounts: number; principalPence: number; principalOutstandingPence: number }>;
+  /** What missed and partly paid instalments still owe. */
+  arrearsPence: number;
+}
+
+/** The tenant's book: accounts by status and by product, with principal lent and outstanding, and arrears. */
+export async function readPortfolio(tenant: Tenant): Promise<Portfolio> {
+  const where = tenantWhere(tenant);
+  const [byStatus, byProduct, arrears] = await Promise.all([
+    db().account.groupBy({ by: ["status"], where, _count: { _all: true }, _sum: { principalOutstandingPence: true }, orderBy: { status: "asc" } }),
+    db().account.groupBy({ by: ["product"], where, _count: { _all: true }, _sum: { principalPence: true, principalOutstandingPence: true }, orderBy: { product: "asc" } }),
+    db().instalment.findMany({ where: { account: where, status: { in: ["missed", "partially_paid"] } }, select: { amountPence: true, paidPence: true } }),
+  ]);
+  return {
+    byStatus: byStatus.map((group) => ({ status: group.status, accounts: group._count._all, principalOutstandingPence: group._sum.principalOutstandingPence ?? 0 })),
+    byProduct: byProduct.map((group) => ({
+      product: group.product,
+      accounts: group._count._all,
+      principalPence: group._sum.principalPence ?? 0,
+      principalOutstandingPence: group._sum.principalOutstandingPence ?? 0,
+    })),
+    arrearsPence: arrears.reduce((sum, instalment) => sum + instalment.amountPence - instalment.paidPence, 0),
+  };
 }

@@ -25,12 +25,12 @@ export function noSuchAccount(id: string): ApiError {
   return notFound("account", id);
 }
 
-function tenantWhere(tenant: Tenant) {
+export function tenantWhere(tenant: Tenant) {
   return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
 /** Today on the tenant's clock, as servicing counts days. */
-async function today(tenant: Tenant): Promise<string> {
+export async function tenantToday(tenant: Tenant): Promise<string> {
   return utcDate(await tenantNow(tenant));
 }
 
@@ -38,13 +38,13 @@ async function today(tenant: Tenant): Promise<string> {
 export async function describeAccount(id: string) {
   const account = await db().account.findUnique({ where: { id }, include: { instalments: true, payments: { orderBy: { id: "desc" }, take: 10 } } });
   if (!account) return null;
-  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await today(account)), payments: account.payments.map(serializePayment) };
+  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await tenantToday(account)), payments: account.payments.map(serializePayment) };
 }
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
   const found = await db().account.findFirst({ where: { id, projectId: tenant.projectId }, include: { instalments: true } });
   const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
-  return balanceAsOf(account, account.instalments, await today(tenant));
+  return balanceAsOf(account, account.instalments, await tenantToday(tenant));
 }
 
 export async function listAccounts(options: { tenant: Tenant; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
@@ -54,7 +54,7 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
     ...(query.status ? { status: query.status } : {}),
     ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
   };
-  const asOf = await today(tenant);
+  const asOf = await tenantToday(tenant);
   return paginate({
     kind: "account",
     page: query satisfies PageRequest,
@@ -114,10 +114,9 @@ export async function drawDown({ tenant, id, input, transaction }: { tenant: Ten
  * Repays the account in full today: a collection of the payoff, settled at once in the sandbox, which
  * settles the account. What a payment link for the payoff will do when it is paid (lib/payments).
  */
-export async function settleEarly({ projectId, id }: { projectId: string; id: string }) {
+export async function settleEarly({ tenant, id }: { tenant: Tenant; id: string }) {
   return db().$transaction(async (transaction) => {
-    const account = await lockAccount(transaction, id);
-    if (!account || account.projectId !== projectId) throw noSuchAccount(id);
+    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => noSuchAccount(id));
     const now = await tenantNow(account);
     const asOf = utcDate(now);
     const payoff = balanceAsOf(account, await instalmentsOf(transaction, id), asOf).payoff_pence;
@@ -126,7 +125,7 @@ export async function settleEarly({ projectId, id }: { projectId: string; id: st
     }
     const payment = await createPayment(
       transaction,
-      { projectId, environment: account.environment, accountId: id, type: "collection", amountPence: payoff, reference: account.reference, status: "pending" },
+      { projectId: account.projectId, environment: account.environment, accountId: id, type: "collection", amountPence: payoff, reference: account.reference, status: "pending" },
       now,
     );
     return settleAccountPayment(transaction, account, payment, { now, asOf });
@@ -137,8 +136,8 @@ export async function settleEarly({ projectId, id }: { projectId: string; id: st
  * A hardship arrangement agreed with the borrower: the account becomes `forborne`, until `until` (YYYY-MM-DD,
  * after today: the servicing run ends it that day) or, without one, until ended by hand.
  */
-export async function agreeForbearance({ projectId, id, until }: { projectId: string; id: string; until?: string }) {
-  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
+export async function agreeForbearance({ tenant, id, until }: { tenant: Tenant; id: string; until?: string }) {
+  return moveAccount(tenant, id, async (transaction, account, now, asOf) => {
     if (until !== undefined && until <= asOf) {
       const message = `An arrangement ends after today (${asOf}).`;
       throw new ApiError("validation_failed", { message, detail: [{ field: "until", reason: "not_in_future", message }] });
@@ -148,16 +147,16 @@ export async function agreeForbearance({ projectId, id, until }: { projectId: st
 }
 
 /** The arrangement ends: back to `performing`, and on to `in_arrears` at once if arrears remain. */
-export async function endForbearance({ projectId, id }: { projectId: string; id: string }) {
-  return moveAccount(projectId, id, async (transaction, account, now, asOf) => endForbearanceNow(transaction, account, { now, asOf }));
+export async function endForbearance({ tenant, id }: { tenant: Tenant; id: string }) {
+  return moveAccount(tenant, id, async (transaction, account, now, asOf) => endForbearanceNow(transaction, account, { now, asOf }));
 }
 
 /**
  * Writes the account off: what is owed leaves the balance through an `adjustment` on the ledger (positive,
  * like money received), and the account is `closed`.
  */
-export async function writeOffAccount({ projectId, id }: { projectId: string; id: string }) {
-  return moveAccount(projectId, id, async (transaction, account, now, asOf) => {
+export async function writeOffAccount({ tenant, id }: { tenant: Tenant; id: string }) {
+  return moveAccount(tenant, id, async (transaction, account, now, asOf) => {
     assertMove(ACCOUNT_LIFECYCLE, account.status, "write_off");
     const payoff = balanceAsOf(account, [], asOf).payoff_pence;
     if (payoff > 0) await postLedgerTransaction(transaction, { accountId: id, type: "adjustment", amountPence: payoff, paymentId: null, postedAt: now });
@@ -170,13 +169,12 @@ export async function writeOffAccount({ projectId, id }: { projectId: string; id
 }
 
 async function moveAccount(
-  projectId: string,
+  tenant: Tenant,
   id: string,
   move: (transaction: Prisma.TransactionClient, account: Account, now: Date, asOf: string) => Promise<Account>,
 ): Promise<Account> {
   return db().$transaction(async (transaction) => {
-    const account = await lockAccount(transaction, id);
-    if (!account || account.projectId !== projectId) throw noSuchAccount(id);
+    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => noSuchAccount(id));
     const now = await tenantNow(account);
     return move(transaction, account, now, utcDate(now));
   });

@@ -43,7 +43,7 @@ export async function submitCompletedApplication(options: ApplicantAction & { de
     assertMove(APPLICATION_LIFECYCLE, application.status, "submit");
     const missing = await missingConsents(id, transaction);
     if (missing.length > 0) throw consentRequired(id, missing);
-    return submitApplication({ projectId: tenant.projectId, id, declaredAnnualTurnoverPence, transaction });
+    return submitApplication({ tenant, id, declaredAnnualTurnoverPence, transaction });
   });
 }
 
@@ -57,6 +57,6 @@ export async function acceptOffer(options: ApplicantAction & { signatoryName: st
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     const application = await lockOwnApplicationOrThrow(transaction, tenant, id);
     assertMove(APPLICATION_LIFECYCLE, application.status, "fund");
-    return (await fundApplication({ projectId: tenant.projectId, applicationId: id, signatoryName, transaction })).application;
+    return (await fundApplication({ tenant, applicationId: id, signatoryName, transaction })).application;
   });
 }

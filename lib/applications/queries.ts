@@ -1,13 +1,15 @@
 // The point read and the list: the hottest reads, one query each on the fast lane (lib/fast-lane.ts), with
 // PostgreSQL rendering the objects (applicationJsonSql, held equal to serializeApplication by a test). Point
-// reads made together share one query (batchedRead).
+// reads made together share one query (batchedRead). Below them, the tenant's applications as rows, through
+// Prisma, for the partner MCP tools.
 import type { z } from "zod";
+import { db } from "../db";
 import { batchedRead, readRows } from "../fast-lane";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
 import { RenderedJson } from "../http/rendered-json";
-import { assertSameEnvironment, type Tenant } from "../tenant";
-import type { listApplicationsQuerySchema } from "./schemas";
+import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import type { ApplicationStatus, listApplicationsQuerySchema } from "./schemas";
 import { applicationJsonSql } from "./serialize";
 import { noSuchApplication } from "./service";
 
@@ -59,3 +61,26 @@ export async function listApplications(options: { tenant: Tenant; query: z.outpu
   return renderListEnvelope(page);
 }
 
+
+/** The tenant's application with its decision, if decided: another project's is 404 `not_found`, the other environment's 401. */
+export async function readOwnApplicationWithDecision(tenant: Tenant, id: string): Promise<Application & { decision: Decision | null }> {
+  const application = await db().application.findFirst({ where: { id, projectId: tenant.projectId }, include: { decision: true } });
+  return tenantObjectOrThrow(tenant, application, () => noSuchApplication(id));
+}
+
+/** One company's latest applications with the tenant, newest first. */
+export function listCompanyApplications(tenant: Tenant, { companyNumber, limit }: { companyNumber: string; limit: number }): Promise<Application[]> {
+  return db().application.findMany({ where: { projectId: tenant.projectId, environment: tenant.environment, companyNumber }, orderBy: { id: "desc" }, take: limit });
+}
+
+/** How many of the tenant's applications are in `status`, or were created since `createdSince`. */
+export function countApplications(tenant: Tenant, filter: { status?: ApplicationStatus; createdSince?: Date }): Promise<number> {
+  return db().application.count({
+    where: {
+      projectId: tenant.projectId,
+      environment: tenant.environment,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.createdSince ? { createdAt: { gte: filter.createdSince } } : {}),
+    },
+  });
+}

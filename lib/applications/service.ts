@@ -44,7 +44,7 @@ export async function withdrawApplication({ tenant, id, reason }: { tenant: Tena
 }
 
 export interface SubmitApplicationOptions {
-  projectId: string;
+  tenant: Tenant;
   id: string;
   declaredAnnualTurnoverPence?: number;
   /** False: decisioning is left to the caller (the seed decides its applications itself). */
@@ -60,8 +60,8 @@ export interface SubmitApplicationOptions {
  */
 export async function submitApplication(options: SubmitApplicationOptions) {
   const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
-    const application = await lockApplication(transaction, { id: options.id, projectId: options.projectId });
-    if (!application) throw noSuchApplication(options.id);
+    const locked = await lockApplication(transaction, { id: options.id, projectId: options.tenant.projectId });
+    const application = tenantObjectOrThrow(options.tenant, locked, () => noSuchApplication(options.id));
     const now = await tenantNow(application);
     const moved = await transitionApplication(transaction, application, "submit", {
       now,
@@ -98,10 +98,9 @@ export async function expireApplication(
 }
 
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
-export async function expireApplicationNow(projectId: string, id: string) {
-  const application = await db().application.findFirst({ where: { id, projectId } });
-  if (!application) throw noSuchApplication(id);
-  const expired = await expireApplication(id, { projectId, force: true });
+export async function expireApplicationNow({ tenant, id }: { tenant: Tenant; id: string }) {
+  tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => noSuchApplication(id));
+  const expired = await expireApplication(id, { projectId: tenant.projectId, force: true });
   if (!expired) throw new ApiError("conflict", { message: "The application is busy; retry." });
   return serializeApplication(expired);
 }

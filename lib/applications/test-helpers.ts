@@ -14,21 +14,21 @@ interface OwnApplication {
 
 export async function submitAsApplicant({ tenant, id, declaredAnnualTurnoverPence }: OwnApplication & { declaredAnnualTurnoverPence?: number }) {
   await getOwnApplicationOrThrow(tenant, id);
-  return submitApplication({ projectId: tenant.projectId, id, declaredAnnualTurnoverPence });
+  return submitApplication({ tenant, id, declaredAnnualTurnoverPence });
 }
 
 export async function expireNow({ tenant, id }: OwnApplication) {
   await getOwnApplicationOrThrow(tenant, id);
-  return expireApplicationNow(tenant.projectId, id);
+  return expireApplicationNow({ tenant, id });
 }
 
 export async function acceptOfferAndFund({ tenant, id }: OwnApplication) {
   await getOwnApplicationOrThrow(tenant, id);
-  return (await fundApplication({ projectId: tenant.projectId, applicationId: id })).application;
+  return (await fundApplication({ tenant, applicationId: id })).application;
 }
 
 export async function resolveReferralAsUnderwriter(options: { tenant: Tenant; decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason }) {
   const { tenant, ...resolution } = options;
   await getOwnDecisionOrThrow(tenant, resolution.decisionId);
-  return resolveReferral({ projectId: tenant.projectId, ...resolution });
+  return resolveReferral({ tenant, ...resolution });
 }

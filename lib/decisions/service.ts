@@ -4,7 +4,7 @@ import { Prisma, type Application, type Decision } from "../generated/prisma/cli
 import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "../applications/state-machine";
 import { lockApplication, transitionApplication } from "../applications/transition";
 import { db, type DatabaseClient } from "../db";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
@@ -175,11 +175,16 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
   });
 }
 
-/** An underwriter's (or the sandbox test helper's) answer to a referred decision. */
-export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; projectId?: string }) {
+/**
+ * An underwriter's (or the sandbox test helper's) answer to a referred decision: the helper's is limited to its
+ * tenant's decisions; an underwriter (the CLI) acts for whichever tenant holds it.
+ */
+export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; tenant?: Tenant }) {
   return db().$transaction(async (transaction) => {
-    const decision = await transaction.decision.findFirst({ where: { id: options.decisionId, ...(options.projectId ? { projectId: options.projectId } : {}) } });
-    if (!decision) throw notFound("decision", options.decisionId);
+    const { tenant, decisionId } = options;
+    const decision = await transaction.decision.findFirst({ where: { id: decisionId, ...(tenant ? { projectId: tenant.projectId } : {}) } });
+    if (!decision) throw notFound("decision", decisionId);
+    if (tenant) assertSameEnvironment(tenant, decision);
     const application = (await lockApplication(transaction, { id: decision.applicationId }))!;
     const current = await transaction.decision.findUniqueOrThrow({ where: { id: decision.id } });
     assertUnlocked(current);

@@ -8,8 +8,8 @@ import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../http/pagination";
 import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
-import type { Prisma } from "../generated/prisma/client";
-import { newKeyRow, type KeyEnvironment } from "./secrets";
+import type { ApiKey, Prisma } from "../generated/prisma/client";
+import { newKeyRow } from "./secrets";
 import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
 import { serializeKey } from "./serialize";
 import { API_KEY_LIFECYCLE } from "./state-machine";
@@ -115,15 +115,15 @@ export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) 
   return serializeKey(revoked, now);
 }
 
-/** The OAuth "second client secret": another secret key of the authenticating key's environment. */
-export async function createClientSecret(options: { projectId: string; clientId: string; environment: KeyEnvironment }) {
+/** The OAuth "second client secret": another secret key of the tenant, the authenticating key's project and environment. */
+export async function createClientSecret({ tenant, clientId }: { tenant: Tenant; clientId: string }) {
   const now = clock.now();
-  const { secret, row } = newKeyRow({ projectId: options.projectId, type: "secret", environment: options.environment, createdAt: now });
+  const { secret, row } = newKeyRow({ projectId: tenant.projectId, type: "secret", environment: tenant.environment, createdAt: now });
   const key = await db().apiKey.create({ data: row });
   return {
     object: "client_secret" as const,
     id: key.id,
-    client_id: options.clientId,
+    client_id: clientId,
     secret,
     environment: key.environment,
     livemode: key.environment === "live",

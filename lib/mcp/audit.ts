@@ -63,13 +63,13 @@ class AuditBatch {
 const batch = new AuditBatch();
 
 export async function auditToolCall({ caller, tool, arguments: args, outcome }: { caller: PartnerCaller; tool: McpTool<PartnerCaller>; arguments: Record<string, unknown>; outcome: AuditedOutcome }): Promise<void> {
-  const { tenant, token } = caller;
+  const { tenant, clientId, tokenId } = caller;
   await batch.add({
     id: newId("mcpToolCall"),
     projectId: tenant.projectId,
     environment: tenant.environment,
-    clientId: token.clientId,
-    tokenId: token.tokenId,
+    clientId,
+    tokenId,
     tool: tool.name,
     argumentsDigest: argumentsDigest(args),
     outcome,

@@ -2,9 +2,11 @@
 // the public server at /mcp on the site and /public/v1/mcp on the hub, sharing one per-address limit; the
 // partner server at /partner/mcp on the site and /partner/v1/mcp, behind a token carrying the `mcp.read` floor.
 import { config } from "../env";
-import { endpoint, ok } from "../http/route";
+import { endpoint, ok, type BearerToken } from "../http/route";
 import { PUBLIC_MCP_LIMIT } from "../ratelimit/policies";
+import type { Tenant } from "../tenant";
 import { answerPartnerMcp, partnerMcpProbe } from "./partner-server";
+import type { PartnerCaller } from "./partner-tools";
 import { answerPublicMcp } from "./public-server";
 import { jsonRpcBodySchema, jsonRpcResponseSchema, partnerMcpProbeSchema } from "./schemas";
 import { assertNotOpeningStream } from "./server";
@@ -22,6 +24,11 @@ export const publicMcpEndpoint = endpoint({
   handler: ({ request, body, context }) => answerPublicMcp(request, body, context),
 });
 
+/** The partner server's caller as plain data: the tenant the route authenticated, and what its token grants and names. */
+function partnerCaller({ tenant, token }: { tenant: Tenant; token: BearerToken }): PartnerCaller {
+  return { tenant, scopes: token.scopes, clientId: token.clientId, tokenId: token.tokenId };
+}
+
 export const partnerMcpEndpoint = endpoint({
   summary: "Call the partner MCP server (JSON-RPC 2.0)",
   description:
@@ -34,7 +41,7 @@ export const partnerMcpEndpoint = endpoint({
   errors: ["origin_not_allowed", "mcp_protocol_version_unsupported"],
   body: jsonRpcBodySchema,
   errorFormat: "json-rpc",
-  handler: ({ request, body, context, tenant, token }) => answerPartnerMcp({ request, body, context, tenant, token }),
+  handler: ({ request, body, context, tenant, token }) => answerPartnerMcp({ request, body, context, caller: partnerCaller({ tenant, token }) }),
 });
 
 /** GET on the partner server at `path` (below the site's or the partner API's origin): the authenticated probe. */
@@ -47,7 +54,7 @@ export function partnerMcpProbeEndpoint(address: () => string) {
     errors: ["method_not_allowed"],
     handler: ({ request, tenant, token }) => {
       assertNotOpeningStream(request, "GET, HEAD, OPTIONS, POST");
-      return ok(partnerMcpProbe(address(), tenant, token));
+      return ok(partnerMcpProbe(address(), partnerCaller({ tenant, token })));
     },
   });
 }

@@ -1,13 +1,11 @@
 // The partner MCP server (spec 4.9, 5.2), answered at {base_url}/partner/mcp and {partner_api_url}/partner/v1/mcp
 // alike: the public server's protocol and tools behind a partner access token carrying the `mcp.read` floor,
-// with the partner tools each opened by its own scope (lib/mcp/partner-tools.ts), metered in the project's
+// with the partner tools each opened by its own scope (lib/mcp/partner-tools/), metered in the project's
 // bucket like any partner request.
 import type { z } from "zod";
 import { config } from "../env";
 import { siteOrigins } from "../http/cors";
 import type { RequestContext } from "../http/request-context";
-import type { BearerToken } from "../http/route";
-import type { Tenant } from "../tenant";
 import { auditToolCall } from "./audit";
 import { partnerToolTable, type PartnerCaller } from "./partner-tools";
 import type { partnerMcpProbeSchema } from "./schemas";
@@ -30,25 +28,24 @@ export function partnerMcpServer(): McpServerDefinition<PartnerCaller> {
     tools: partnerToolTable(),
     // Our own sites, and the partner API's origin.
     allowedOrigins: () => [...siteOrigins(), new URL(config().HUB_URL).origin, new URL(config().PARTNER_API_URL).origin],
-    scopesOf: (caller) => caller.token.scopes,
+    scopesOf: (caller) => caller.scopes,
     audit: auditToolCall,
   };
   return definition;
 }
 
 /** One POST to either URL of the partner server. */
-export function answerPartnerMcp(input: { request: Request; body: unknown; context: RequestContext; tenant: Tenant; token: BearerToken }): Promise<Response> {
-  const { request, body, context, tenant, token } = input;
-  return answerMcpPost(partnerMcpServer(), { request, body, caller: { tenant, token }, context });
+export function answerPartnerMcp(input: { request: Request; body: unknown; context: RequestContext; caller: PartnerCaller }): Promise<Response> {
+  return answerMcpPost(partnerMcpServer(), input);
 }
 
 /** GET: the server's identity and capabilities, with what the token opens (authenticated, so per caller). */
-export function partnerMcpProbe(endpoint: string, tenant: Tenant, token: BearerToken): z.output<typeof partnerMcpProbeSchema> {
+export function partnerMcpProbe(endpoint: string, { tenant, scopes }: Pick<PartnerCaller, "tenant" | "scopes">): z.output<typeof partnerMcpProbeSchema> {
   const server = partnerMcpServer();
   return {
     ...probeOf(server, endpoint),
     environment: tenant.environment,
-    scopes: [...token.scopes].sort(),
-    tools: server.tools.listedFor(token.scopes).map((tool) => tool.name),
+    scopes: [...scopes].sort(),
+    tools: server.tools.listedFor(scopes).map((tool) => tool.name),
   };
 }

@@ -71,6 +71,6 @@ export const clientSecretsEndpoint = endpoint({
     if (client.clientId !== params.id) {
       throw new ApiError("invalid_client", { message: "The credentials do not belong to this client." });
     }
-    return created(await createClientSecret(client), NO_STORE);
+    return created(await createClientSecret({ tenant: { projectId: client.projectId, environment: client.environment }, clientId: client.clientId }), NO_STORE);
   },
 });

@@ -34,7 +34,7 @@ export const DEFAULT_SCOPES: readonly PartnerScope[] = PARTNER_SCOPES.filter((sc
 
 /**
  * The site OAuth scheme's spellings of the MCP scopes (spec 5.2, colon form), each opening the partner MCP
- * server's tools it names (lib/mcp/partner-tools.ts; docs/mcp.md has the table). A project is granted them only
+ * server's tools it names (lib/mcp/partner-tools/access.ts; docs/mcp.md has the table). A project is granted them only
  * when created with them; `applications:read` is in both sets.
  */
 export const SITE_MCP_SCOPES = ["mcp:read", "customers:read", "loans:read", "ops:read", "decisioning:read", "metrics:read", "config:read"] as const;

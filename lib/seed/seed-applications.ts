@@ -48,9 +48,9 @@ export async function seedDemoApplications(database: Database, project: { id: st
       await withdrawApplication({ tenant, id: application.id, reason: "Applied elsewhere" });
       continue;
     }
-    await submitApplication({ projectId: project.id, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });
+    await submitApplication({ tenant, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });
     await decideSubmittedApplication(application.id);
-    if (demo.journey === "funded") await fundApplication({ projectId: project.id, applicationId: application.id });
+    if (demo.journey === "funded") await fundApplication({ tenant, applicationId: application.id });
   }
   return DEMO_APPLICATIONS.length;
 }

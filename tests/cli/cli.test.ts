@@ -11,6 +11,7 @@ import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { hashSecret } from "@/lib/keys/secrets";
 import { DEFAULT_SCOPES } from "@/lib/oauth/scopes";
+import type { Tenant } from "@/lib/tenant";
 import { runCli } from "../helpers/cli";
 import { createTestProject } from "../helpers/partner";
 import { eventually } from "../helpers/eventually";
@@ -100,12 +101,12 @@ describe("seed", () => {
 describe("applications and decisions", () => {
   /** A sandbox application of a project of its own, taken through decisioning by the same services the API uses. */
   async function decidedApplication(companyNumber: string) {
-    const project = await createTestProject();
+    const tenant: Tenant = { projectId: (await createTestProject()).project_id, environment: "sandbox" };
     const created = await createApplication({
-      tenant: { projectId: project.project_id, environment: "sandbox" },
+      tenant,
       input: { business: { company_number: companyNumber }, amount_pence: 5_000_000, term_months: 24, applicant: { email: "director@example.co.uk" } },
     });
-    await submitApplication({ projectId: project.project_id, id: created.id });
+    await submitApplication({ tenant, id: created.id });
     // submitApplication also hands the application to this process's background driver, which may hold the
     // row when we ask: "busy" means it is deciding, so wait for its commit rather than reading too early.
     return eventually(

@@ -354,7 +354,7 @@ describe("the local driver", () => {
   it("is the process's driver: submitApplication's after-commit hook gets the application decided within seconds", async () => {
     const id = await newApplication();
 
-    const submitted = await submitApplication({ projectId: project.project_id, id });
+    const submitted = await submitApplication({ tenant: tenantOf(project), id });
     expect(submitted.status).toBe("submitted");
 
     await waitForStatus(id, "approved");
@@ -365,7 +365,7 @@ describe("the local driver", () => {
     const id = await newApplication();
 
     await transact(async (transaction) => {
-      await submitApplication({ projectId: project.project_id, id, transaction });
+      await submitApplication({ tenant: tenantOf(project), id, transaction });
       // Queued now, the decision would find the row locked by this transaction and skip it as busy.
       await new Promise((resolve) => setTimeout(resolve, 100));
     });
@@ -379,7 +379,7 @@ describe("the local driver", () => {
 
     await expect(
       transact(async (transaction) => {
-        await submitApplication({ projectId: project.project_id, id, transaction });
+        await submitApplication({ tenant: tenantOf(project), id, transaction });
         throw new Error("the caller's next write failed");
       }),
     ).rejects.toThrow("the caller's next write failed");

@@ -48,7 +48,7 @@ async function applicationWithPersonalData(tenant: Tenant, companyNumber: string
 }
 
 async function submittedAndDecided(tenant: Tenant, id: string) {
-  await submitApplication({ projectId: tenant.projectId, id, declaredAnnualTurnoverPence: 50_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id, declaredAnnualTurnoverPence: 50_000_000, queueDecisioning: false });
   await decideSubmittedApplication(id);
   return db().application.findUniqueOrThrow({ where: { id } });
 }
@@ -83,7 +83,7 @@ describe("applicants' personal data", () => {
     const withdrawn = await applicationWithPersonalData(advanced, "12340042");
     await withdrawApplication({ tenant: advanced, id: withdrawn, reason: "found other finance" });
     const expired = await applicationWithPersonalData(tenant, "12340042");
-    await expireApplicationNow(tenant.projectId, expired);
+    await expireApplicationNow({ tenant, id: expired });
     const closed = await applicationWithPersonalData(tenant, "12340042");
     expect((await submittedAndDecided(tenant, closed)).status).toBe("approved");
     await acceptOffer({ tenant, id: closed, signatoryName: SIGNATORY });
@@ -94,7 +94,7 @@ describe("applicants' personal data", () => {
     await submittedAndDecided(tenant, approved);
     const open = await applicationWithPersonalData(tenant, "12340042");
     const { accountId } = await db().application.findUniqueOrThrow({ where: { id: closed } });
-    await writeOffAccount({ projectId: tenant.projectId, id: accountId! });
+    await writeOffAccount({ tenant, id: accountId! });
 
     const all = [declined, withdrawn, expired, closed, fundedOpen, approved, open];
     const before = await Promise.all(all.map(storedAbout));

@@ -307,7 +307,7 @@ describe("tenancy and environments", () => {
 describe("application status", () => {
   async function applicationIn(partner: TestPartner, companyNumber: string, steps: "submitted" | "decided"): Promise<string> {
     const id = await openApplication(partner.tenant, companyNumber);
-    await submitApplication({ projectId: partner.tenant.projectId, id, queueDecisioning: false });
+    await submitApplication({ tenant: partner.tenant, id, queueDecisioning: false });
     if (steps === "decided") expect(await decideSubmittedApplication(id)).not.toBe("busy");
     return id;
   }

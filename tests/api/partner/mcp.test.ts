@@ -59,14 +59,14 @@ beforeAll(async () => {
     tenant,
     input: { business: { company_number: "10000002" }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ projectId: project.project_id, id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   await decideSubmittedApplication(declined.id);
   declinedApplicationId = declined.id;
   const submitted = await createApplication({
     tenant,
     input: { business: { company_number: "10000077" }, amount_pence: 1_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ projectId: project.project_id, id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   submittedApplicationId = submitted.id;
   await db().enquiry.create({ data: { id: newId("enquiry"), form: ENQUIRY_FORM, dept: "sales", email: "someone@example.co.uk", name: "Someone", createdAt: new Date() } });
 });
@@ -147,7 +147,8 @@ describe("the partner tools, for the token's own project", () => {
   it("explain_decision is a failed result for an application not yet decided", async () => {
     const result = (await client.callTool({ name: "explain_decision", arguments: { application_id: submittedApplicationId } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: "text", text: `explain_decision failed: Application ${submittedApplicationId} has no decision yet: it is submitted.` }]);
+    expect(result.content).toEqual([{ type: "text", text: `explain_decision failed: No such decision for application: ${submittedApplicationId}.` }]);
+    expect(result._meta).toEqual({ error_code: "not_found" });
   });
 
   it("application_status and customer_summary read the funded application and its account", async () => {
@@ -187,6 +188,8 @@ describe("the partner tools, for the token's own project", () => {
     expect(result._meta).toEqual({ error_code: "not_found" });
     const summary = (await otherClient.callTool({ name: "customer_summary", arguments: { company_number: "10000042" } })) as CallToolResult;
     expect(summary.isError).toBe(true);
+    expect(summary.content).toEqual([{ type: "text", text: "customer_summary failed: No such customer: 10000042." }]);
+    expect(summary._meta).toEqual({ error_code: "not_found" });
     await otherClient.close();
   });
 

@@ -110,7 +110,7 @@ describe("POST /partner/v1/payments/links", () => {
     const paid = await expectJson(await createLink({ account_id: settled.id, amount_pence: 1_000_000 }), 201);
     await expectJson(await call("POST", `/test_helpers/payments/${paid.id}/settle`), 200);
     const closed = await fundedAccount(tenant);
-    await writeOffAccount({ projectId: project.project_id, id: closed.id });
+    await writeOffAccount({ tenant, id: closed.id });
     for (const account of [settled, closed]) {
       const refused = await expectApiError(await createLink({ account_id: account.id, amount_pence: 100 }), 409, "conflict");
       expect(refused.error.message).toMatch(/^An account that is (settled|closed) takes no payments/);

@@ -264,7 +264,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, { id: started.id }))!;
       companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ projectId: tenant.projectId, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
     });
     const response = await companyPost;
     expect(response.status).toBe(303);
@@ -283,7 +283,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, { id: started.id }))!;
       aboutYouPost = post(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ projectId: tenant.projectId, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
     });
     const response = await aboutYouPost;
     expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);

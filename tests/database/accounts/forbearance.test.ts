@@ -34,7 +34,7 @@ describe("an arrangement until a date", () => {
   it("lasts through a failed collection, then ends on its day into arrears, before that day's collection", async () => {
     // 0008: every collection fails insufficient_funds.
     const account = await fundedAccount(tenant, { companyNumber: "12340008", termMonths: 6 });
-    const forborne = await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2096-03-10" });
+    const forborne = await agreeForbearance({ tenant, id: account.id, until: "2096-03-10" });
     expect(forborne).toMatchObject({ status: "forborne", forborneUntil: "2096-03-10" });
 
     clock.set("2096-02-10T06:00:00.000Z");
@@ -57,7 +57,7 @@ describe("an arrangement until a date", () => {
 
   it("ends on a day with nothing due, back to performing when nothing is in arrears", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
-    await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2096-01-20" });
+    await agreeForbearance({ tenant, id: account.id, until: "2096-01-20" });
     clock.set("2096-01-19T06:00:00.000Z");
     expect(await serviceAccount(account.id)).toBe("nothing_due");
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).status).toBe("forborne");
@@ -73,7 +73,7 @@ describe("an arrangement until a date", () => {
   it("is refused unless it ends after today", async () => {
     const account = await fundedAccount(tenant);
     for (const until of ["2096-01-10", "2096-01-09"]) {
-      const error = await agreeForbearance({ projectId: project.project_id, id: account.id, until }).catch((thrown: unknown) => thrown);
+      const error = await agreeForbearance({ tenant, id: account.id, until }).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).detail).toEqual([{ field: "until", reason: "not_in_future", message: "An arrangement ends after today (2096-01-10)." }]);
     }
@@ -82,7 +82,7 @@ describe("an arrangement until a date", () => {
 
   it("ends at once by hand, forgetting its date", async () => {
     const account = await fundedAccount(tenant);
-    await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2096-06-01" });
-    expect(await endForbearance({ projectId: project.project_id, id: account.id })).toMatchObject({ status: "performing", forborneUntil: null });
+    await agreeForbearance({ tenant, id: account.id, until: "2096-06-01" });
+    expect(await endForbearance({ tenant, id: account.id })).toMatchObject({ status: "performing", forborneUntil: null });
   });
 });

@@ -16,7 +16,7 @@ export async function fundedAccount(tenant: Tenant, options: { companyNumber?: s
       applicant: { email: "director@example.co.uk" },
     },
   });
-  await submitApplication({ projectId: tenant.projectId, id: application.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, id: application.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   await decideSubmittedApplication(application.id);
-  return (await fundApplication({ projectId: tenant.projectId, applicationId: application.id })).account;
+  return (await fundApplication({ tenant, applicationId: application.id })).account;
 }

@@ -58,7 +58,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 
   it("for a forborne account with text JSON must escape, its interest accrued to a later day", async () => {
     const account = await fundedAccount(tenant);
-    await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2097-06-01" });
+    await agreeForbearance({ tenant, id: account.id, until: "2097-06-01" });
     await db().account.update({
       where: { id: account.id },
       data: { companyName: 'O\'Brien "Quotes" \\ Back\nslash Ltd', reference: "ref <x> \u2028", metadata: { note: "emoji 🚀 and \" and \\", crm: "C-1" } },
@@ -81,7 +81,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 
   it("for a written-off account and for a Flex facility with drawdowns", async () => {
     const closed = await fundedAccount(tenant);
-    await writeOffAccount({ projectId: project.project_id, id: closed.id });
+    await writeOffAccount({ tenant, id: closed.id });
     expect((await expectRenderedAsSerialized(closed.id, "2097-04-10")).status).toBe("closed");
 
     const flex = await fundedAccount(tenant, { product: "flex" });
@@ -120,7 +120,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 describe("readOwnAccount", () => {
   it("gives a term loan exactly as Prisma does, instalments in order", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
-    await agreeForbearance({ projectId: project.project_id, id: account.id, until: "2097-06-01" });
+    await agreeForbearance({ tenant, id: account.id, until: "2097-06-01" });
     await db().account.update({ where: { id: account.id }, data: { metadata: { crm: "C-1", note: 'quote " and \\ slash' }, reference: "ref-9" } });
     const read = await readOwnAccount(tenant, account.id);
     expect(read).toStrictEqual(await byPrisma(account.id));

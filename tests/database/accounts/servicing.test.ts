@@ -116,13 +116,13 @@ describe("a term loan", () => {
     clock.set("2098-01-25T12:00:00.000Z");
     const payoff = balanceAsOf(opened, [], "2098-01-25").payoff_pence;
     expect(payoff).toBeGreaterThan(1_000_000);
-    const { account } = await settleEarly({ projectId: project.project_id, id: opened.id });
+    const { account } = await settleEarly({ tenant, id: opened.id });
     expect(account.status).toBe("settled");
     const now = await state(opened.id);
     expect(now.ledger.at(-1)).toMatchObject({ type: "collection", amountPence: payoff });
     expect(balanceAsOf(now.account, now.instalments, "2098-06-01")).toEqual({ principal_outstanding_pence: 0, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 0 });
     expect((await eventTypes()).slice(-2)).toEqual(["account.updated", "account.closed"]);
-    await expect(settleEarly({ projectId: project.project_id, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(settleEarly({ tenant, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
     expect(await serviceOn("2098-02-15")).toEqual({ serviced: 0 });
   });
 
@@ -130,20 +130,27 @@ describe("a term loan", () => {
     const opened = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 12 });
     clock.set("2098-02-01T12:00:00.000Z");
     const payoff = balanceAsOf(opened, [], "2098-02-01").payoff_pence;
-    const closed = await writeOffAccount({ projectId: project.project_id, id: opened.id });
+    const closed = await writeOffAccount({ tenant, id: opened.id });
     expect(closed).toMatchObject({ status: "closed", principalOutstandingPence: 0, interestAccruedPence: 0, nextDueOn: null });
     expect((await state(opened.id)).ledger.at(-1)).toMatchObject({ type: "adjustment", amountPence: payoff, paymentId: null });
     expect((await eventTypes()).slice(-2)).toEqual(["account.updated", "account.closed"]);
-    await expect(writeOffAccount({ projectId: project.project_id, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(writeOffAccount({ tenant, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("refuses a move on the other environment's account, and another project's as unknown, leaving it as it was", async () => {
+    const opened = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 12 });
+    await expect(writeOffAccount({ tenant: { ...tenant, environment: "live" }, id: opened.id })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(settleEarly({ tenant: { projectId: "proj_someone_else", environment: "sandbox" }, id: opened.id })).rejects.toMatchObject({ code: "not_found" });
+    expect((await state(opened.id)).account.status).toBe("performing");
   });
 
   it("stays forborne through a failed collection, and returns to arrears when the arrangement ends with arrears left", async () => {
     const opened = await fundedAccount(tenant, { companyNumber: "12340008" });
-    expect((await agreeForbearance({ projectId: project.project_id, id: opened.id })).status).toBe("forborne");
+    expect((await agreeForbearance({ tenant, id: opened.id })).status).toBe("forborne");
     await serviceOn("2098-02-15");
     expect((await state(opened.id)).account.status).toBe("forborne");
     const before = (await eventTypes()).length;
-    expect((await endForbearance({ projectId: project.project_id, id: opened.id })).status).toBe("in_arrears");
+    expect((await endForbearance({ tenant, id: opened.id })).status).toBe("in_arrears");
     expect(await eventTypes(before)).toEqual(["account.updated", "account.updated"]);
   });
 });
