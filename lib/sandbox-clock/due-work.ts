@@ -3,11 +3,10 @@
 // time and, at each step, runs every entry below in order, a batch of rows per transaction; an entry runs what
 // is due by `to` among a batch of the tenant's rows and stamps what it does with `to` (`from` is where the step
 // began, the previous step's `to`). Entries must be idempotent, as the scheduler's operations are: a row done is
-// no longer due, and a batch an advance ran before its process died is found done when it is resumed. A domain
-// whose objects fall due with time adds its entry here.
+// no longer due, and a batch an advance ran before its process died is found done when it is resumed. The entries
+// come from the one background catalogue (lib/background/catalogue.ts): a domain whose objects fall due with time
+// gives its operation there an `onTestClock`.
 import type { Prisma } from "../generated/prisma/client";
-import { collectDuePayments } from "../accounts/servicing";
-import { expireDueApplications } from "../applications/service";
 import type { Tenant } from "../tenant";
 
 export interface DueWorkStep {
@@ -27,10 +26,3 @@ export interface DueWork {
   /** Runs what fell due in (`from`, `to`] among one batch of rows; returns the ids of the rows it found, in id order. */
   run(step: DueWorkStep): Promise<string[]>;
 }
-
-export const DUE_WORK: readonly DueWork[] = [
-  { name: "expire-applications", run: expireDueApplications },
-  // Collections, with what they bring: settled or failed payments, arrears and the account's status, a
-  // company number ending 0009 revoking its mandate (docs/accounts.md, "Collections").
-  { name: "collect-payments", run: collectDuePayments },
-];
