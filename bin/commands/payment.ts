@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PAYMENT_FAILURE_CODES, type PaymentObject } from "../../lib/payments/serialize";
-import { recordBankAnswer } from "../../lib/payments/settlement";
+import { recordBankAnswer } from "../../lib/accounts/payment-settlement";
 import { parseFlags, type Command } from "../cli-kit";
 
 function summary(payment: PaymentObject): string {

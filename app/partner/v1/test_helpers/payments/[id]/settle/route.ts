@@ -2,7 +2,7 @@
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { paymentIdParamsSchema } from "@/lib/payments/schemas";
 import { paymentSchema } from "@/lib/payments/serialize";
-import { recordBankAnswer } from "@/lib/payments/settlement";
+import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/settle", {
   POST: endpoint({

@@ -6,14 +6,14 @@
 import { tenantNow } from "../tenant-clock";
 import { db } from "../db";
 import type { Payment, Prisma } from "../generated/prisma/client";
-import { utcDate } from "../accounts/calendar";
-import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
-import { lockAccount } from "../accounts/state-machine";
+import { utcDate } from "./calendar";
+import { failAccountPayment, settleAccountPayment } from "./ledger";
+import { lockAccount } from "./state-machine";
 import { assertMove } from "../lifecycle";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import { noSuchPayment } from "./service";
-import { serializePayment, type PaymentFailureCode } from "./serialize";
-import { lockPayment, PAYMENT_LIFECYCLE, transitionPayment } from "./state-machine";
+import { noSuchPayment } from "../payments/service";
+import { serializePayment, type PaymentFailureCode } from "../payments/serialize";
+import { lockPayment, PAYMENT_LIFECYCLE, transitionPayment } from "../payments/state-machine";
 
 export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCode: PaymentFailureCode };
 
