@@ -3,9 +3,9 @@
 // every step calls an idempotent operation in lib/, so a retried or duplicated run changes nothing. Events start
 // work at once; the crons are the safety net that sweeps whatever an event missed (an event lost after commit, a
 // deploy mid-run).
+import type { BackgroundOperation } from "@/lib/background-operation";
 import { BACKGROUND_CATALOGUE } from "@/lib/background/catalogue";
 import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "@/lib/jobs/inngest-client";
-import type { BackgroundOperation } from "@/lib/jobs/operations";
 
 const inngest = inngestClient();
 

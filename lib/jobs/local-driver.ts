@@ -3,8 +3,9 @@
 // sweep per operation of the catalogue it is given (lib/background/catalogue.ts) that picks up anything due (a
 // submission whose immediate run was lost to a restart, an application past expiry, a webhook delivery or retry,
 // a notification to email).
+import type { BackgroundOperation, OperationReport, RowSweep } from "../background-operation";
 import { describeError, log } from "../log";
-import type { BackgroundCatalogue, BackgroundDriver, BackgroundOperation, OperationReport, RowSweep } from "./operations";
+import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
 
 export interface LocalDriverOptions extends BackgroundCatalogue {
   /** Sweep intervals in milliseconds by operation id, in place of the catalogue's. */

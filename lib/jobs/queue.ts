@@ -2,7 +2,7 @@
 // catalogue it is given (submitted applications awaiting a decision, open applications past expiry, webhook
 // deliveries due). Postgres holds that truth whichever driver runs the work, so the count is read there; the
 // queue is reachable whenever the database is.
-import type { BackgroundOperation } from "./operations";
+import type { BackgroundOperation } from "../background-operation";
 
 export interface QueueStatus {
   reachable: boolean;

@@ -8,6 +8,7 @@
 // transaction holds locks across days, readers see the clock `advancing` at the last whole day done, and an
 // advance whose process died (its lease lapsed) is resumed by the `resume-clock-advances` sweep from that day:
 // the batches of a day half done are found done or redone, as every due-work entry is idempotent.
+import type { DueWork } from "../background-operation";
 import { clock, DAY_MS } from "../clock";
 import { db, sqlState, transact, type TransactionKind } from "../db";
 import { config, type Config } from "../env";
@@ -20,7 +21,6 @@ import { LOCK_NOT_AVAILABLE, lockRow } from "../row-lock";
 import { Semaphore } from "../semaphore";
 import type { Tenant } from "../tenant";
 import { withTimeout } from "../with-timeout";
-import type { DueWork } from "./due-work";
 import { serializeTestClock } from "./serialize";
 
 /**

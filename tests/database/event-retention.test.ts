@@ -8,7 +8,7 @@ import { DAY_MS, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { EVENT_RETENTION_MS } from "@/lib/events/service";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { Pass } from "@/lib/jobs/operations";
+import type { Pass } from "@/lib/background-operation";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";

@@ -7,7 +7,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ENQUIRY_RETENTION_MS, createEnquiry } from "@/lib/enquiries/service";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { Pass } from "@/lib/jobs/operations";
+import type { Pass } from "@/lib/background-operation";
 import { SUPPORT_SESSION_RETENTION_MS, sendSupportMessage } from "@/lib/support/chat";
 
 

@@ -16,7 +16,7 @@ import { db } from "@/lib/db";
 import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { retrieveIdentityCheck } from "@/lib/identity/service";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { Pass } from "@/lib/jobs/operations";
+import type { Pass } from "@/lib/background-operation";
 import { answerStep, openJourney } from "@/lib/journey/journey";
 import { PERSONAL_DATA_RETENTION } from "@/lib/applications/personal-data";
 import type { Tenant } from "@/lib/tenant";

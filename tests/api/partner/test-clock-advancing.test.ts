@@ -15,7 +15,7 @@ import { db } from "@/lib/db";
 import { advanceLaneSize, retrieveTestClock } from "@/lib/sandbox-clock/service";
 import { config } from "@/lib/env";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { Pass } from "@/lib/jobs/operations";
+import type { Pass } from "@/lib/background-operation";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";

@@ -18,7 +18,7 @@ import { db } from "@/lib/db";
 import { recordEvents } from "@/lib/events/events";
 import { newId } from "@/lib/ids";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { Pass } from "@/lib/jobs/operations";
+import type { Pass } from "@/lib/background-operation";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { attemptDelivery } from "@/lib/webhooks/deliver";
 import { startAppServer, type AppServer } from "../../helpers/app-server";

@@ -6,7 +6,7 @@ import { cronFunctions, decideApplication, functions } from "@/inngest/functions
 import { APPLICATION_SUBMITTED_EVENT } from "@/lib/jobs/inngest-client";
 import { LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
 import { BACKGROUND_CATALOGUE, BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
-import type { BackgroundOperation, RowSweep } from "@/lib/jobs/operations";
+import type { BackgroundOperation, RowSweep } from "@/lib/background-operation";
 
 const HOUR_MS = 60 * 60_000;
 
