@@ -7,6 +7,6 @@ export async function register(): Promise<void> {
   config();
   const { rateLimiter } = await import("./lib/ratelimit/limiter");
   rateLimiter();
-  const { startBackgroundWork } = await import("./lib/jobs/background");
+  const { startBackgroundWork } = await import("./lib/background/start");
   await startBackgroundWork();
 }

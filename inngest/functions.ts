@@ -1,11 +1,11 @@
 // The background functions under Inngest: the event-triggered decisioning, and one cron function per operation
-// of the catalogue (lib/jobs/operations.ts), with the catalogue's id, cron, batch and step names. Each is thin:
+// of the catalogue (lib/background/catalogue.ts), with the catalogue's id, cron, batch and step names. Each is thin:
 // every step calls an idempotent operation in lib/, so a retried or duplicated run changes nothing. Events start
 // work at once; the crons are the safety net that sweeps whatever an event missed (an event lost after commit, a
 // deploy mid-run).
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import type { BackgroundOperation } from "@/lib/background-operation";
+import { BACKGROUND_CATALOGUE } from "@/lib/background/catalogue";
 import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "@/lib/jobs/inngest-client";
-import { BACKGROUND_OPERATIONS, type BackgroundOperation, type OperationId } from "@/lib/jobs/operations";
 
 const inngest = inngestClient();
 
@@ -13,7 +13,7 @@ export const decideApplication = inngest.createFunction(
   { id: "decide-application", triggers: [{ event: APPLICATION_SUBMITTED_EVENT }] },
   async ({ event, step }) => {
     const applicationId = String((event.data as { application_id?: unknown }).application_id);
-    return step.run("decide", () => decideSubmittedApplication(applicationId));
+    return step.run("decide", () => BACKGROUND_CATALOGUE.decideApplication(applicationId));
   },
 );
 
@@ -30,8 +30,8 @@ function cronFunction(operation: BackgroundOperation) {
 }
 
 /** The cron function of each catalogue operation, by the operation's id. */
-export const cronFunctions = new Map<OperationId, ReturnType<typeof cronFunction>>(
-  BACKGROUND_OPERATIONS.map((operation) => [operation.id, cronFunction(operation)] as const),
+export const cronFunctions = new Map<string, ReturnType<typeof cronFunction>>(
+  BACKGROUND_CATALOGUE.operations.map((operation) => [operation.id, cronFunction(operation)] as const),
 );
 
 export const functions = [decideApplication, ...cronFunctions.values()];

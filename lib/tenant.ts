@@ -1,11 +1,12 @@
 // The tenant a partner request acts for: one project in one environment. Services take a Tenant, never a token
 // principal, so the hosted journey, the CLI and the seed call them as the partner API does.
 import { ApiError } from "./errors";
-import type { KeyEnvironment } from "./keys/secrets";
+
+export type TenantEnvironment = "sandbox" | "live";
 
 export interface Tenant {
   projectId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   /**
    * The sandbox test clock's offset as the request's admission read it with the project's state, so services
    * stamping this tenant's objects need no second read (lib/tenant-clock.ts). Absent: looked up when needed.
@@ -14,7 +15,7 @@ export interface Tenant {
 }
 
 /** A sandbox caller touching a live object, or the reverse, is refused; it is never silently downgraded. */
-export function assertSameEnvironment(tenant: Tenant, object: { environment: KeyEnvironment }): void {
+export function assertSameEnvironment(tenant: Tenant, object: { environment: TenantEnvironment }): void {
   if (object.environment === tenant.environment) return;
   throw new ApiError("environment_mismatch", {
     message: `This object belongs to the ${object.environment} environment; the token is for ${tenant.environment}.`,
@@ -26,7 +27,7 @@ export function assertSameEnvironment(tenant: Tenant, object: { environment: Key
  * as if unknown); the other environment's is 401 `environment_mismatch`. Reads find the object by id within the
  * project, never within the environment, so the other environment's object is there to be refused.
  */
-export function tenantObjectOrThrow<T extends { projectId: string | null; environment: KeyEnvironment }>(tenant: Tenant, object: T | null | undefined, missing: () => ApiError): T {
+export function tenantObjectOrThrow<T extends { projectId: string | null; environment: TenantEnvironment }>(tenant: Tenant, object: T | null | undefined, missing: () => ApiError): T {
   if (!object || object.projectId !== tenant.projectId) throw missing();
   assertSameEnvironment(tenant, object);
   return object;

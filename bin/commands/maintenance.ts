@@ -1,4 +1,4 @@
-import { runMaintenance } from "../../lib/jobs/maintenance";
+import { runMaintenance } from "../../lib/background/catalogue";
 import type { Command } from "../cli-kit";
 
 export const maintenanceRun: Command = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type PaymentObject } from "../../lib/payments/serialize";
 import { PAYMENT_FAILURE_CODES } from "../../lib/payments/schemas";
-import { recordBankAnswer } from "../../lib/payments/settlement";
+import { recordBankAnswer } from "../../lib/accounts/payment-settlement";
 import { parseFlags, type Command } from "../cli-kit";
 
 function summary(payment: PaymentObject): string {

@@ -1,7 +1,7 @@
 // Daily servicing (docs/accounts.md, "Collections"): on each due date a direct-debit collection is taken for
 // the instalment falling due plus any arrears. A pure function of the account, its instalments and the date
 // plans it (lib/accounts/allocation.ts `planCollection`); this module carries the plan out, one account per
-// transaction, so the scheduler (lib/jobs/operations.ts) and a sandbox test clock's advance (lib/sandbox-clock)
+// transaction, so the scheduler (lib/background/catalogue.ts) and a sandbox test clock's advance (lib/sandbox-clock)
 // drive the same code. "Today" is the account's project's (lib/tenant-clock.ts): a sandbox project whose test
 // clock was advanced collects on its own days. An account several due dates behind (a scheduler that was down,
 // a test clock moved on) has each due date collected in turn, each as of its own day.

@@ -1,10 +1,10 @@
 // The applications API (spec 4.2) and the journey moves the test helpers drive. Status changes go through the
 // state machine; this module owns validation against the registry, tenancy and the shapes on the wire.
 import { clock } from "../clock";
+import { announceCommitted } from "../commit-signals";
 import { db, inTransaction, whenCommitted, type DatabaseClient } from "../db";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError, notFound } from "../errors";
-import { afterCommit } from "../jobs/background";
 import { serializeDecision } from "../decisions/serialize";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
@@ -71,7 +71,7 @@ export async function submitApplication(options: SubmitApplicationOptions) {
         declaredAnnualTurnoverPence: options.declaredAnnualTurnoverPence ?? application.declaredAnnualTurnoverPence,
       },
     });
-    if (options.queueDecisioning !== false) whenCommitted(transaction, () => afterCommit.applicationSubmitted(moved.id));
+    if (options.queueDecisioning !== false) whenCommitted(transaction, () => announceCommitted("application.submitted", moved.id));
     return moved;
   });
   return serializeApplication(submitted);

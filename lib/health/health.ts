@@ -2,6 +2,7 @@
 // migration is applied.
 import { clock } from "../clock";
 import type { Database } from "../db";
+import { BACKGROUND_OPERATIONS } from "../background/catalogue";
 import { readQueueStatus, type QueueStatus } from "../jobs/queue";
 import { withTimeout } from "../with-timeout";
 import { migrationsOnDisk, readMigrationStatus, type MigrationStatus } from "./migrations";
@@ -31,7 +32,7 @@ export async function checkHealth(database: Database): Promise<Health> {
   } catch {
     // Reported through `db.up` and `migrations.inSync`; the caller turns them into a 503.
   }
-  const queue = await readQueueStatus().catch(() => ({ reachable: false, pending: 0 }));
+  const queue = await readQueueStatus(BACKGROUND_OPERATIONS).catch(() => ({ reachable: false, pending: 0 }));
   const healthy = up && migrations.inSync && queue.reachable;
   return {
     status: healthy ? "ok" : "degraded",

@@ -3,54 +3,38 @@
 //   - Inngest, when configured: events sent after commit start the functions in inngest/, crons sweep the rest;
 //   - the local driver otherwise (the embedded default, and CI): an immediate in-process run after commit, plus
 //     a short interval sweep of due work.
-// What runs, how often and how each operation claims its rows is one catalogue both read (operations.ts).
-import { describeError, log } from "../log";
-
-export interface BackgroundDriver {
-  readonly name: "inngest" | "local";
-  /** Called after the transaction that submitted the application has committed. */
-  applicationSubmitted(applicationId: string): void;
-  start(): void;
-  stop(): void;
-}
+// What runs, how often and how each operation claims its rows is one catalogue both read, composed from the
+// domains outside this folder (lib/background/catalogue.ts) and handed in: nothing here imports a domain.
+import { log } from "../log";
+import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
 
 let driver: BackgroundDriver | undefined;
 let loading: Promise<BackgroundDriver> | undefined;
 
-async function loadDriver(): Promise<BackgroundDriver> {
+async function loadDriver(catalogue: BackgroundCatalogue): Promise<BackgroundDriver> {
   const { inngestConfigured } = await import("./inngest-client");
   if (inngestConfigured()) {
     const { InngestDriver } = await import("./inngest-driver");
     return new InngestDriver();
   }
   const { LocalDriver } = await import("./local-driver");
-  return new LocalDriver();
+  return new LocalDriver(catalogue);
 }
 
-/** The process's driver (chosen once, from configuration). */
-export async function backgroundDriver(): Promise<BackgroundDriver> {
+/** The process's driver (chosen once, from configuration), running `catalogue`. */
+export async function backgroundDriver(catalogue: BackgroundCatalogue): Promise<BackgroundDriver> {
   if (driver) return driver;
-  loading ??= loadDriver().then((loaded) => {
+  loading ??= loadDriver(catalogue).then((loaded) => {
     driver = loaded;
     return loaded;
   });
   return loading;
 }
 
-/** Starts the driver's sweeps (the app server calls this once at start). */
-export async function startBackgroundWork(): Promise<BackgroundDriver> {
-  const started = await backgroundDriver();
+/** Starts the driver's sweeps (the app server does this once at start). */
+export async function startBackgroundDriver(catalogue: BackgroundCatalogue): Promise<BackgroundDriver> {
+  const started = await backgroundDriver(catalogue);
   started.start();
   log.info("background work", { driver: started.name });
   return started;
 }
-
-/** Hooks the services call once their transaction has committed. Never throw: Postgres already holds the truth. */
-export const afterCommit = {
-  applicationSubmitted(applicationId: string): void {
-    backgroundDriver().then(
-      (loaded) => loaded.applicationSubmitted(applicationId),
-      (error: unknown) => log.warn("background driver unavailable", describeError(error)),
-    );
-  },
-};

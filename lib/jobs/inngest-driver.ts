@@ -1,8 +1,8 @@
 // The Inngest driver: events after commit; the functions themselves live in inngest/ and are served at
 // /api/inngest. Its crons sweep due work, so there is nothing to start in process.
 import { describeError, log } from "../log";
-import type { BackgroundDriver } from "./background";
 import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "./inngest-client";
+import type { BackgroundDriver } from "./operations";
 
 export class InngestDriver implements BackgroundDriver {
   readonly name = "inngest" as const;

@@ -1,17 +1,15 @@
 // The local driver: runs the background operations in process when Inngest is not configured. A scheduler of
 // our own idempotent operations, not an imitation of Inngest: an immediate run after commit, and one interval
-// sweep per operation of the catalogue (operations.ts) that picks up anything due (a submission whose immediate
-// run was lost to a restart, an application past expiry, a webhook delivery or retry, a notification to email).
-import { decideSubmittedApplication } from "../decisions/service";
+// sweep per operation of the catalogue it is given (lib/background/catalogue.ts) that picks up anything due (a
+// submission whose immediate run was lost to a restart, an application past expiry, a webhook delivery or retry,
+// a notification to email).
+import type { BackgroundOperation, OperationReport, RowSweep } from "../background-operation";
 import { describeError, log } from "../log";
-import type { BackgroundDriver } from "./background";
-import { BACKGROUND_OPERATIONS, type BackgroundOperation, type OperationId, type OperationReport, type RowSweep } from "./operations";
+import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
 
-export interface LocalDriverOptions {
-  /** The operations to sweep: the catalogue's unless given. */
-  operations?: readonly BackgroundOperation[];
-  /** Sweep intervals in milliseconds by operation, in place of the catalogue's. */
-  intervalsMs?: Partial<Record<OperationId, number>>;
+export interface LocalDriverOptions extends BackgroundCatalogue {
+  /** Sweep intervals in milliseconds by operation id, in place of the catalogue's. */
+  intervalsMs?: Partial<Record<string, number>>;
 }
 
 export type DueWorkReport = Record<RowSweep["counts"], number>;
@@ -46,7 +44,7 @@ async function runOperation(operation: BackgroundOperation): Promise<OperationRe
 }
 
 /** One sweep of every row operation over what is due now: what tests call to settle work directly. */
-export async function runDueWork(operations: readonly BackgroundOperation[] = BACKGROUND_OPERATIONS): Promise<DueWorkReport> {
+export async function runDueWork(operations: readonly BackgroundOperation[]): Promise<DueWorkReport> {
   const report: DueWorkReport = { decided: 0, expired: 0, attempted: 0, collected: 0 };
   for (const operation of operations) {
     if (operation.kind === "rows") report[operation.counts] += (await sweepOnce(operation)).done;
@@ -58,7 +56,7 @@ function logFailure(operation: string, fields: Record<string, unknown> = {}) {
   return (error: unknown) => log.warn("background operation failed", { operation, ...fields, ...describeError(error) });
 }
 
-function logReport(operation: OperationId) {
+function logReport(operation: string) {
   return (report: OperationReport) => {
     if (Object.values(report).some((count) => count > 0)) log.debug("background operation", { operation, ...report });
   };
@@ -66,24 +64,24 @@ function logReport(operation: OperationId) {
 
 export class LocalDriver implements BackgroundDriver {
   readonly name = "local" as const;
-  private readonly operations: readonly BackgroundOperation[];
-  private readonly intervalsMs: Partial<Record<OperationId, number>>;
+  private readonly catalogue: BackgroundCatalogue;
+  private readonly intervalsMs: Partial<Record<string, number>>;
   private timers: NodeJS.Timeout[] = [];
 
-  constructor(options: LocalDriverOptions = {}) {
-    this.operations = options.operations ?? BACKGROUND_OPERATIONS;
-    this.intervalsMs = options.intervalsMs ?? {};
+  constructor({ intervalsMs = {}, ...catalogue }: LocalDriverOptions) {
+    this.catalogue = catalogue;
+    this.intervalsMs = intervalsMs;
   }
 
   applicationSubmitted(applicationId: string): void {
     setImmediate(() => {
-      decideSubmittedApplication(applicationId).catch(logFailure("decide-application", { application_id: applicationId }));
+      this.catalogue.decideApplication(applicationId).catch(logFailure("decide-application", { application_id: applicationId }));
     });
   }
 
   start(): void {
     if (this.timers.length > 0) return;
-    for (const operation of this.operations) {
+    for (const operation of this.catalogue.operations) {
       // A sweep still running when its interval comes round again is not doubled; the next tick retries.
       let running = false;
       const timer = setInterval(() => {

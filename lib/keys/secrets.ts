@@ -2,9 +2,10 @@
 // prefix and last four characters for display. A slow hash buys nothing for 238-bit random secrets.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { newId, randomToken } from "../ids";
+import type { TenantEnvironment } from "../tenant";
 
 export type KeyType = "secret" | "publishable";
-export type KeyEnvironment = "sandbox" | "live";
+export type KeyEnvironment = TenantEnvironment;
 
 const SECRET_LENGTH = 40;
 

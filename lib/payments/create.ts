@@ -15,7 +15,7 @@ export interface NewPayment {
   reference: string | null;
   /** `pending` for money asked of a bank now; `provisioned` for a link waiting to be paid. */
   status: "pending" | "provisioned";
-  /** A payment link's page token, form token, expiry and return address (lib/payments/links.ts). */
+  /** A payment link's page token, form token, expiry and return address (lib/accounts/payment-links.ts). */
   link?: { linkToken: string; formToken: string; expiresAt: Date; redirectUri: string | null };
   metadata?: Record<string, string>;
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isWellFormedCompanyNumber } from "./company-number";
 import { RegistryUnavailableError } from "./errors";
-import type { CompanyLookup, CompanyRegistry, RegisteredCompany } from "./registry";
+import type { CompanyLookup, CompanyRegistry, RegisteredCompany } from "./types";
 
 export const COMPANIES_HOUSE_API_URL = "https://api.company-information.service.gov.uk";
 

@@ -3,7 +3,7 @@
 import { clock, DAY_MS } from "../clock";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import type { CompanyLookup } from "./registry";
+import type { CompanyLookup } from "./types";
 
 const HOUR_MS = 3_600_000;
 

@@ -8,7 +8,7 @@ import { REGISTRY_BUDGET, type TokenBucketPolicy } from "../ratelimit/policies";
 import { isWellFormedCompanyNumber } from "./company-number";
 import { RegistryBudgetSpentError } from "./errors";
 import { cacheLookup, readCachedLookup } from "./lookup-cache";
-import type { CompanyLookup, CompanyRegistry, LookupOptions, RegistryCaller } from "./registry";
+import type { CompanyLookup, CompanyRegistry, LookupOptions, RegistryCaller } from "./types";
 
 async function spend(limiter: RateLimiter, policy: TokenBucketPolicy): Promise<void> {
   const decision = await limiter.limit(policy, "platform");

@@ -7,7 +7,7 @@
 //   6. Anything else                                           → active private limited company, "Sandbox Trading <number> Ltd"
 // Found companies were incorporated on the date `sandboxIncorporationDate` gives.
 import { isWellFormedCompanyNumber } from "./company-number";
-import type { CompanyLookup, CompanyRegistry, RegisteredCompany } from "./registry";
+import type { CompanyLookup, CompanyRegistry, RegisteredCompany } from "./types";
 
 const NOT_INCORPORATED_PREFIXES = ["ST", "PT"];
 const LLP_PREFIXES = ["OC", "SO", "NC"];

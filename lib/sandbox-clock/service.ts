@@ -1,5 +1,5 @@
 // The project's sandbox test clock (docs/sandbox.md, "Test clock"): reading it, and advancing it by whole days
-// with everything that falls due on the way (due-work.ts). The offset lives in `sandbox_clocks`;
+// with everything that falls due on the way (the due work its callers pass, from lib/background/catalogue.ts). The offset lives in `sandbox_clocks`;
 // lib/tenant-clock.ts turns it into the time the project's sandbox objects carry.
 //
 // An advance is claimed in one short transaction that records its target (`target_offset_days`) and a lease, and
@@ -8,6 +8,7 @@
 // transaction holds locks across days, readers see the clock `advancing` at the last whole day done, and an
 // advance whose process died (its lease lapsed) is resumed by the `resume-clock-advances` sweep from that day:
 // the batches of a day half done are found done or redone, as every due-work entry is idempotent.
+import type { DueWork } from "../background-operation";
 import { clock, DAY_MS } from "../clock";
 import { db, sqlState, transact, type TransactionKind } from "../db";
 import { config, type Config } from "../env";
@@ -20,7 +21,6 @@ import { LOCK_NOT_AVAILABLE, lockRow } from "../row-lock";
 import { Semaphore } from "../semaphore";
 import type { Tenant } from "../tenant";
 import { withTimeout } from "../with-timeout";
-import { DUE_WORK } from "./due-work";
 import { serializeTestClock } from "./serialize";
 
 /**
@@ -77,9 +77,19 @@ async function claimAdvance(projectId: string, days: number): Promise<void> {
  * what fell due by then, stamped with that step's time. Answers with the clock once the advance is done, or,
  * when it is not done within `answerWithinMs`, with the clock `advancing` while it goes on in the background.
  */
-export async function advanceTestClock({ tenant, days, answerWithinMs = config().SANDBOX_CLOCK_ANSWER_WITHIN_MS }: { tenant: Tenant; days: number; answerWithinMs?: number }) {
+export async function advanceTestClock({
+  tenant,
+  days,
+  dueWork,
+  answerWithinMs = config().SANDBOX_CLOCK_ANSWER_WITHIN_MS,
+}: {
+  tenant: Tenant;
+  days: number;
+  dueWork: readonly DueWork[];
+  answerWithinMs?: number;
+}) {
   await claimAdvance(tenant.projectId, days);
-  const advance = runClockAdvance(tenant.projectId).catch((error: unknown) => {
+  const advance = runClockAdvance(tenant.projectId, dueWork).catch((error: unknown) => {
     // Its lease lapses and the resume sweep tries again.
     log.error("test clock advance failed", { project_id: tenant.projectId, ...describeError(error) });
   });
@@ -109,24 +119,24 @@ function inAdvanceLane<T>(work: () => Promise<T>): Promise<T> {
  * Runs the project's claimed advance to its target, in the project's share of the pool. One run per project in
  * this process: asked again while one runs (a new advance claimed as the last finishes), it runs again after.
  */
-function runClockAdvance(projectId: string): Promise<void> {
+function runClockAdvance(projectId: string, dueWork: readonly DueWork[]): Promise<void> {
   const current = running.get(projectId);
   if (current) return current.then(
-    () => runClockAdvance(projectId),
-    () => runClockAdvance(projectId),
+    () => runClockAdvance(projectId, dueWork),
+    () => runClockAdvance(projectId, dueWork),
   );
-  const advance = runForProject(projectId, () => advanceToTarget({ projectId, environment: "sandbox" })).finally(() => running.delete(projectId));
+  const advance = runForProject(projectId, () => advanceToTarget({ projectId, environment: "sandbox" }, dueWork)).finally(() => running.delete(projectId));
   running.set(projectId, advance);
   return advance;
 }
 
-async function advanceToTarget(tenant: Tenant): Promise<void> {
+async function advanceToTarget(tenant: Tenant, dueWork: readonly DueWork[]): Promise<void> {
   const where = { projectId: tenant.projectId };
   let clockRow = await db().sandboxClock.findUnique({ where, select: { offsetDays: true, targetOffsetDays: true } });
   while (clockRow && clockRow.offsetDays < clockRow.targetOffsetDays) {
     const day = clockRow.offsetDays + 1;
     // Another process that took the advance over has moved the clock meanwhile: go on from where it stands.
-    if (await advanceOneDay(tenant, day, clockRow.targetOffsetDays)) clockRow = { ...clockRow, offsetDays: day };
+    if (await advanceOneDay(tenant, day, clockRow.targetOffsetDays, dueWork)) clockRow = { ...clockRow, offsetDays: day };
     else clockRow = await db().sandboxClock.findUnique({ where, select: { offsetDays: true, targetOffsetDays: true } });
   }
 }
@@ -136,11 +146,11 @@ async function advanceToTarget(tenant: Tenant): Promise<void> {
  * not yet done with the day; the one in which all are done moves the offset (a quiet day is one transaction), the
  * others renew the lease. False when the clock had already moved past the day before.
  */
-async function advanceOneDay(tenant: Tenant, day: number, target: number): Promise<boolean> {
+async function advanceOneDay(tenant: Tenant, day: number, target: number, dueWork: readonly DueWork[]): Promise<boolean> {
   const real = clock.now().getTime();
   const step = { tenant: { ...tenant, sandboxClockOffsetDays: day }, from: new Date(real + (day - 1) * DAY_MS), to: new Date(real + day * DAY_MS) };
   const limit = config().SANDBOX_CLOCK_BATCH_SIZE;
-  const cursors = DUE_WORK.map((work) => ({ work, after: null as string | null, done: false }));
+  const cursors = dueWork.map((work) => ({ work, after: null as string | null, done: false }));
   for (;;) {
     const outcome = await inAdvanceLane(() =>
       transact(async (transaction) => {
@@ -179,21 +189,21 @@ async function findStalledAdvances(limit: number): Promise<string[]> {
 }
 
 /** Takes over a stalled advance (its lease, so no other process does) and runs it to its target; false if not stalled. */
-async function resumeClockAdvance(projectId: string): Promise<boolean> {
+async function resumeClockAdvance(projectId: string, dueWork: readonly DueWork[]): Promise<boolean> {
   const now = clock.now();
   const taken = await db().$executeRaw`UPDATE sandbox_clocks SET advance_lease_until = ${leaseFrom(now)}
     WHERE project_id = ${projectId} AND ${stalledSql(now)}`;
   if (taken === 0) return false;
-  await runClockAdvance(projectId);
+  await runClockAdvance(projectId, dueWork);
   return true;
 }
 
 /**
- * The `resume-clock-advances` pass (lib/jobs/operations.ts): runs up to `limit` stalled advances to their
+ * The `resume-clock-advances` pass (lib/background/catalogue.ts): runs up to `limit` stalled advances to their
  * targets, one after another; returns how many it took over.
  */
-export async function resumeStalledAdvances(limit = 10): Promise<number> {
+export async function resumeStalledAdvances(dueWork: readonly DueWork[], limit = 10): Promise<number> {
   let resumed = 0;
-  for (const projectId of await findStalledAdvances(limit)) if (await resumeClockAdvance(projectId)) resumed += 1;
+  for (const projectId of await findStalledAdvances(limit)) if (await resumeClockAdvance(projectId, dueWork)) resumed += 1;
   return resumed;
 }

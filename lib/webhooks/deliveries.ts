@@ -3,12 +3,20 @@
 // clock dated ahead (lib/tenant-clock.ts). The background driver sends them (lib/webhooks/deliver.ts).
 import { clock } from "../clock";
 import type { Prisma } from "../generated/prisma/client";
-import type { EventRow } from "../events/events";
 import { newId } from "../ids";
+import type { KeyEnvironment } from "../keys/secrets";
 
 /** Whether an endpoint subscribed to `enabledEvents` receives events of `type`. */
 export function subscribesTo(enabledEvents: readonly string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
+}
+
+/** What scheduling reads of a recorded event (lib/events/events.ts records them and calls it). */
+export interface RecordedEvent {
+  id: string;
+  projectId: string | null;
+  environment: KeyEnvironment;
+  type: string;
 }
 
 interface SubscribedEndpoint {
@@ -27,7 +35,7 @@ export interface DeliveryRow {
 }
 
 /** The deliveries of `events` to the project's enabled `endpoints`, due at `scheduledAt`: what `scheduleDeliveries` writes. */
-export function deliveryRows(events: readonly EventRow[], endpoints: readonly SubscribedEndpoint[], scheduledAt: Date): DeliveryRow[] {
+export function deliveryRows(events: readonly RecordedEvent[], endpoints: readonly SubscribedEndpoint[], scheduledAt: Date): DeliveryRow[] {
   return events.flatMap((event) =>
     !event.projectId ? [] : endpoints
       .filter((endpoint) => subscribesTo(endpoint.enabledEvents, event.type))
@@ -44,13 +52,13 @@ export function deliveryRows(events: readonly EventRow[], endpoints: readonly Su
 }
 
 /** Events recorded together belong to one project and environment: the first names them. */
-function subscribersWhere(events: readonly EventRow[]): Prisma.WebhookEndpointWhereInput | null {
+function subscribersWhere(events: readonly RecordedEvent[]): Prisma.WebhookEndpointWhereInput | null {
   const first = events[0];
   if (!first?.projectId) return null;
   return { projectId: first.projectId, environment: first.environment, status: "enabled" };
 }
 
-export async function scheduleDeliveries(transaction: Prisma.TransactionClient, events: readonly EventRow[]): Promise<number> {
+export async function scheduleDeliveries(transaction: Prisma.TransactionClient, events: readonly RecordedEvent[]): Promise<number> {
   const where = subscribersWhere(events);
   if (!where) return 0;
   const endpoints = await transaction.webhookEndpoint.findMany({ where, select: { id: true, enabledEvents: true } });

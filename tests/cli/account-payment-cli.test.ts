@@ -3,7 +3,7 @@
 // answer on a payment recorded by an operator. Accounts are funded through the same services as the API.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createPaymentLink } from "@/lib/payments/links";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../database/accounts/helpers";
 import { runCli } from "../helpers/cli";

@@ -10,7 +10,7 @@
 // this file left due.
 import { InngestTestEngine } from "@inngest/test";
 import type { EventPayload } from "inngest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
 import { freezeClock } from "@/lib/clock";
@@ -19,6 +19,8 @@ import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/
 import type { ApplicationStatus } from "@/lib/applications/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
+import { BACKGROUND_CATALOGUE, BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
+import { listenForCommits } from "@/lib/background/start";
 import { LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
 import { readQueueStatus } from "@/lib/jobs/queue";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -37,6 +39,11 @@ const expireApplications = cronFunctions.get("expire-applications")!;
 const maintenance = cronFunctions.get("maintenance")!;
 
 let project: ProjectCredentials;
+
+beforeAll(() => {
+  // As the server does as it starts: a submission that commits is handed to this process's driver.
+  listenForCommits();
+});
 
 beforeEach(async () => {
   project = await createTestProject();
@@ -281,12 +288,12 @@ describe("expiry", () => {
   });
 });
 
-/** How much countExpiredApplications and readQueueStatus().pending grow from one instant of the frozen clock to another. */
+/** How much countExpiredApplications and readQueueStatus(BACKGROUND_OPERATIONS).pending grow from one instant of the frozen clock to another. */
 async function dueWorkGrowth(clock: ReturnType<typeof freezeClock>, from: Date, to: Date): Promise<{ expired: number; pending: number }> {
   clock.set(from);
-  const [expiredFrom, pendingFrom] = [await countExpiredApplications(), (await readQueueStatus()).pending];
+  const [expiredFrom, pendingFrom] = [await countExpiredApplications(), (await readQueueStatus(BACKGROUND_OPERATIONS)).pending];
   clock.set(to);
-  const [expiredTo, pendingTo] = [await countExpiredApplications(), (await readQueueStatus()).pending];
+  const [expiredTo, pendingTo] = [await countExpiredApplications(), (await readQueueStatus(BACKGROUND_OPERATIONS)).pending];
   return { expired: expiredTo - expiredFrom, pending: pendingTo - pendingFrom };
 }
 
@@ -305,7 +312,7 @@ describe("the local driver", () => {
     const overdue = [await newOverdueApplication(), await newOverdueApplication()];
     const open = await newApplication();
 
-    const result = await runDueWork();
+    const result = await runDueWork(BACKGROUND_OPERATIONS);
 
     expect(result).toEqual({ decided: 4, expired: 2, attempted: 0, collected: 0 });
     expect(await Promise.all([...submitted, crashed].map(statusOf))).toEqual(["approved", "declined", "in_review", "approved"]);
@@ -318,10 +325,10 @@ describe("the local driver", () => {
   it("runDueWork finds nothing left to do on a second pass", async () => {
     const submitted = await newSubmittedApplication();
     const overdue = await newOverdueApplication();
-    await runDueWork();
+    await runDueWork(BACKGROUND_OPERATIONS);
     const eventsAfterFirst = [await eventTypesFor(submitted), await eventTypesFor(overdue)];
 
-    expect(await runDueWork()).toEqual({ decided: 0, expired: 0, attempted: 0, collected: 0 });
+    expect(await runDueWork(BACKGROUND_OPERATIONS)).toEqual({ decided: 0, expired: 0, attempted: 0, collected: 0 });
     expect([await eventTypesFor(submitted), await eventTypesFor(overdue)]).toEqual(eventsAfterFirst);
     expect((await decisionsOf(submitted)).map((decision) => decision.version)).toEqual([1]);
   });
@@ -330,7 +337,7 @@ describe("the local driver", () => {
     const ids: string[] = [];
     for (let index = 0; index < 6; index += 1) ids.push(await newSubmittedApplication());
 
-    const [left, right] = await Promise.all([runDueWork(), runDueWork()]);
+    const [left, right] = await Promise.all([runDueWork(BACKGROUND_OPERATIONS), runDueWork(BACKGROUND_OPERATIONS)]);
 
     expect(left.decided + right.decided).toBe(6);
     for (const id of ids) {
@@ -342,7 +349,7 @@ describe("the local driver", () => {
 
   it("decides a submitted application straight after commit through applicationSubmitted", async () => {
     const id = await newSubmittedApplication();
-    driver = new LocalDriver();
+    driver = new LocalDriver(BACKGROUND_CATALOGUE);
 
     driver.applicationSubmitted(id);
 
@@ -390,7 +397,7 @@ describe("the local driver", () => {
   });
 
   it("sweeps due work on its interval once started, and runs nothing more once stopped", async () => {
-    driver = new LocalDriver({ intervalsMs: { "sweep-decisioning": 50, "expire-applications": 50 } });
+    driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, intervalsMs: { "sweep-decisioning": 50, "expire-applications": 50 } });
     driver.start();
 
     const submitted = await newSubmittedApplication();

@@ -1,12 +1,13 @@
 // Retention of the public intake (docs/public-api.md): enquiries are kept 90 days from when they were sent,
 // support sessions 30 days from their last message, then the hourly `maintenance` operation of the catalogue
-// (lib/jobs/operations.ts) deletes them, timed by the clock. Runs in a database of its own: maintenance deletes
+// (lib/background/catalogue.ts) deletes them, timed by the clock. Runs in a database of its own: maintenance deletes
 // across the platform, so here its counts are exact and the rows of files running alongside are never touched.
 import { describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ENQUIRY_RETENTION_MS, createEnquiry } from "@/lib/enquiries/service";
-import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
+import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
+import type { Pass } from "@/lib/background-operation";
 import { SUPPORT_SESSION_RETENTION_MS, sendSupportMessage } from "@/lib/support/chat";
 
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { DAY_MS, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { BACKGROUND_OPERATIONS, type Pass } from "@/lib/jobs/operations";
+import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
+import type { Pass } from "@/lib/background-operation";
 import { MCP_AUDIT_RETENTION_MS } from "@/lib/mcp/audit";
 
 

@@ -1,5 +1,5 @@
 // Sending notification emails (lib/notifications/notifications.ts, the `send-notifications` pass of
-// lib/jobs/operations.ts): each notification is claimed before its email goes out, so two passes at once (two
+// lib/background/catalogue.ts): each notification is claimed before its email goes out, so two passes at once (two
 // processes, or an Inngest run overlapping the local driver) never send one twice, and a claim left by a pass that
 // died lapses, so its notification is sent later rather than never. The mailer is a stub behind the Mailer
 // interface; sending is slow where the test says so, with no real waiting.

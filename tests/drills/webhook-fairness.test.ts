@@ -11,7 +11,7 @@ import { afterEach, expect, it } from "vitest";
 import { clock, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { recordEvents } from "@/lib/events/events";
-import { BACKGROUND_OPERATIONS } from "@/lib/jobs/operations";
+import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
 import type { Tenant } from "@/lib/tenant";
 import { deliverDueWebhooks, MAX_IN_FLIGHT_PER_ENDPOINT } from "@/lib/webhooks/deliver";
 import { createWebhookEndpoint } from "@/lib/webhooks/service";

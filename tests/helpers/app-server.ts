@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { listenForCommits } from "@/lib/background/start";
 import { stampPeerAddress } from "@/lib/http/client-address";
 import type { RouteHandlers } from "@/lib/http/route";
 
@@ -96,6 +97,8 @@ export interface AppServer {
  * one when absent) lets a test restart a server where its clients expect it.
  */
 export async function startAppServer(extraRoutes: Record<string, RouteHandlers> = {}, options: { port?: number } = {}): Promise<AppServer> {
+  // As instrumentation.ts does for the real server, without its sweeps: a submission decides as its commit lands.
+  listenForCommits();
   const extras: RouteEntry[] = Object.entries(extraRoutes).map(([pattern, handlers]) => ({
     pattern,
     segments: pattern.split("/").filter(Boolean).map(parseSegment),

@@ -2,8 +2,10 @@
 // thin callers of lib/, not the other way round); configuration is read from the environment only in
 // lib/env.ts; strings from outside are built on requestString (lib/http/request-string.ts), and pages read their
 // address through it (lib/http/page-values.ts); and lib/ takes the
-// time from the clock (lib/clock.ts), so tests can freeze it. scripts/ and tests/ are outside these rules: they
-// set up the environment the app reads.
+// time from the clock (lib/clock.ts), so tests can freeze it. The layers (docs/architecture.md, "Background
+// work"): no import circle spans two folders, only the composition root of background work and its few callers
+// import the scheduler (lib/jobs), and the kernel modules import no domain. scripts/ and tests/ are outside these
+// rules: they set up the environment the app reads.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSourceFiles } from "../helpers/source-files";
@@ -18,6 +20,16 @@ const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-reg
 const REAL_TIME_FILES = new Set(["lib/ratelimit/limiter.ts", "lib/ratelimit/redis-store.ts"]);
 
 const files = readSourceFiles(["lib", "app", "bin", "inngest"]);
+const sourcePaths = new Set(files.map(({ file }) => file));
+
+/**
+ * Who may import the scheduler from outside lib/jobs: the composition root that hands it the catalogue, the
+ * health check (its queue count), and the Inngest functions with the route that serves them.
+ */
+const SCHEDULER_CALLERS = ["lib/background/", "lib/health/", "inngest/", "app/api/inngest/route.ts"];
+
+/** Modules every domain may build on, so none of them may import a domain (a folder under lib/). */
+const KERNEL_MODULES = ["lib/tenant.ts", "lib/tenant-clock.ts", "lib/commit-signals.ts", "lib/background-operation.ts"];
 
 /** The project files a module imports (static, dynamic and re-exports), as paths from the root; packages are left out. */
 function importedPaths(file: string, text: string): string[] {
@@ -27,6 +39,48 @@ function importedPaths(file: string, text: string): string[] {
     if (specifier.startsWith(".")) return [path.posix.join(path.posix.dirname(file), specifier)];
     return [];
   });
+}
+
+/** The source file an imported path names (`lib/log` is lib/log.ts), or none for anything else (a stylesheet). */
+function resolveSource(imported: string): string | undefined {
+  return [imported, `${imported}.ts`, `${imported}.tsx`, `${imported}/index.ts`, `${imported}/index.tsx`].find((candidate) => sourcePaths.has(candidate));
+}
+
+/** Each source file with the source files it imports. */
+const importGraph = new Map(
+  files.map(({ file, text }) => [file, [...new Set(importedPaths(file, text).flatMap((imported) => resolveSource(imported) ?? []))]] as const),
+);
+
+/** The graph's strongly connected components of more than one file: its import circles (Tarjan's algorithm). */
+function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const lowLink = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    lowLink.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const imported of graph.get(file) ?? []) {
+      if (!index.has(imported)) {
+        visit(imported);
+        lowLink.set(file, Math.min(lowLink.get(file)!, lowLink.get(imported)!));
+      } else if (onStack.has(imported)) lowLink.set(file, Math.min(lowLink.get(file)!, index.get(imported)!));
+    }
+    if (lowLink.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1) circles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
 }
 
 describe("source boundaries", () => {
@@ -66,6 +120,28 @@ describe("source boundaries", () => {
 
   it("takes the time from the clock, not Date.now(), outside the rate limiter's real-time measurements", () => {
     const offending = files.filter(({ file, text }) => !REAL_TIME_FILES.has(file) && /\bDate\.now\s*\(/.test(text)).map(({ file }) => file);
+    expect(offending).toEqual([]);
+  });
+
+  it("has no import circle spanning two folders", () => {
+    const spanning = importCircles(importGraph).filter((circle) => new Set(circle.map((file) => path.posix.dirname(file))).size > 1);
+    expect(spanning).toEqual([]);
+  });
+
+  it("has lib/jobs imported from outside only by the composition root, the health check and the Inngest entry points", () => {
+    const offending = [...importGraph].flatMap(([file, imported]) =>
+      file.startsWith("lib/jobs/") || SCHEDULER_CALLERS.some((caller) => file.startsWith(caller))
+        ? []
+        : imported.filter((target) => target.startsWith("lib/jobs/")).map((target) => `${file} imports ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("has no kernel module import a domain", () => {
+    expect(KERNEL_MODULES.filter((file) => !importGraph.has(file))).toEqual([]);
+    const offending = KERNEL_MODULES.flatMap((file) =>
+      (importGraph.get(file) ?? []).filter((target) => !/^lib\/[^/]+$/.test(target) && !target.startsWith("lib/generated/")).map((target) => `${file} imports ${target}`),
+    );
     expect(offending).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { runMaintenance } from "@/lib/jobs/maintenance";
+import { runMaintenance } from "@/lib/background/catalogue";
 import { REGISTRY_BUDGET } from "@/lib/ratelimit/policies";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";

@@ -27,7 +27,7 @@ import { recordEvents, renderEventBody, type EventType } from "@/lib/events/even
 import { pruneExpiredEvents } from "@/lib/events/service";
 import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
-import { runMaintenance } from "@/lib/jobs/maintenance";
+import { runMaintenance } from "@/lib/background/catalogue";
 import { sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { attemptDelivery, deliverDueWebhooks, findDueDeliveries, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { createPaymentLink } from "@/lib/payments/links";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";

@@ -7,8 +7,8 @@ import PaymentLinkPage, { generateMetadata } from "@/app/(apply)/pay/[token]/pag
 import { formatPounds } from "@/lib/money";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { createPaymentLink } from "@/lib/payments/links";
-import { recordBankAnswer } from "@/lib/payments/settlement";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
+import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { createTestProject } from "../../helpers/partner";

@@ -6,7 +6,7 @@ import { createApplication } from "@/lib/applications/create";
 import { db } from "@/lib/db";
 import { openJourney } from "@/lib/journey/journey";
 import type { LogEntry } from "@/lib/log";
-import { createPaymentLink } from "@/lib/payments/links";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";

@@ -1,4 +1,4 @@
-// A bank's answer on a payment (lib/payments/settlement.ts) against the real database: a paid link is applied
+// A bank's answer on a payment (lib/accounts/payment-settlement.ts) against the real database: a paid link is applied
 // like a collection (arrears oldest first, interest then principal), a link for the payoff settles the account,
 // money beyond what is owed is refunded, a failed link leaves the account alone, and nothing but a provisioned
 // or pending payment can be answered.
@@ -8,8 +8,8 @@ import { runDueServicing } from "@/lib/accounts/servicing";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
-import { createPaymentLink } from "@/lib/payments/links";
-import { recordBankAnswer } from "@/lib/payments/settlement";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
+import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";

@@ -1,11 +1,12 @@
-// The catalogue of background operations (lib/jobs/operations.ts) drives both drivers: each entry is an Inngest
+// The catalogue of background operations (lib/background/catalogue.ts) drives both drivers: each entry is an Inngest
 // cron function with the entry's id and cron, and the local driver sweeps each entry at the entry's interval.
 // The local driver's tests run it over stand-ins for the operations, on fake timers, with no database.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cronFunctions, decideApplication, functions } from "@/inngest/functions";
 import { APPLICATION_SUBMITTED_EVENT } from "@/lib/jobs/inngest-client";
 import { LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
-import { BACKGROUND_OPERATIONS, type BackgroundOperation, type OperationId, type RowSweep } from "@/lib/jobs/operations";
+import { BACKGROUND_CATALOGUE, BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
+import type { BackgroundOperation, RowSweep } from "@/lib/background-operation";
 
 const HOUR_MS = 60 * 60_000;
 
@@ -25,7 +26,7 @@ function runsOf(standIns: ReturnType<typeof standIn>[]): Record<string, number> 
   return Object.fromEntries(standIns.map((operation) => [operation.id, (operation.kind === "rows" ? operation.find : operation.run).mock.calls.length]));
 }
 
-function rowSweep(id: OperationId): RowSweep {
+function rowSweep(id: string): RowSweep {
   const operation = BACKGROUND_OPERATIONS.find((candidate) => candidate.id === id);
   if (operation?.kind !== "rows") throw new Error(`${id} is not a row sweep`);
   return operation;
@@ -55,7 +56,7 @@ describe("the local driver", () => {
   it("sweeps each catalogue operation at the catalogue's interval once started, and nothing once stopped", async () => {
     vi.useFakeTimers();
     const standIns = BACKGROUND_OPERATIONS.map(standIn);
-    const driver = new LocalDriver({ operations: standIns });
+    const driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, operations: standIns });
 
     driver.start();
     await vi.advanceTimersByTimeAsync(HOUR_MS);
@@ -68,7 +69,7 @@ describe("the local driver", () => {
   it("takes intervals as an option, in place of the catalogue's", async () => {
     vi.useFakeTimers();
     const standIns = BACKGROUND_OPERATIONS.map(standIn);
-    const driver = new LocalDriver({ operations: standIns, intervalsMs: { "sweep-decisioning": 50 } });
+    const driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, operations: standIns, intervalsMs: { "sweep-decisioning": 50 } });
 
     driver.start();
     await vi.advanceTimersByTimeAsync(1_000);
@@ -82,7 +83,7 @@ describe("the local driver", () => {
     const draining = { ...rowSweep("deliver-webhooks"), find: vi.fn(async () => [] as string[]), run: vi.fn(async () => true) };
     draining.find.mockResolvedValueOnce(["a", "b"]).mockResolvedValueOnce(["c"]);
     const once = { ...rowSweep("sweep-decisioning"), find: vi.fn(async () => ["d"]), run: vi.fn(async () => false) };
-    const driver = new LocalDriver({ operations: [draining, once], intervalsMs: { "deliver-webhooks": 1_000, "sweep-decisioning": 1_000 } });
+    const driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, operations: [draining, once], intervalsMs: { "deliver-webhooks": 1_000, "sweep-decisioning": 1_000 } });
 
     driver.start();
     await vi.advanceTimersByTimeAsync(1_000);

@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { readPageValues } from "@/lib/http/page-values";
-import { paymentPageFor, type PaymentPage } from "@/lib/payments/links";
+import { paymentPageFor, type PaymentPage } from "@/lib/accounts/payment-links";
 import { paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
 import type { PaymentFailureCode } from "@/lib/payments/schemas";
 import { formatPounds } from "@/lib/money";

@@ -2,7 +2,7 @@
 // that works without JavaScript, answered with a redirect back to the page, which shows the outcome. A person's
 // browser shows what it answers, so a refusal is a page (lib/errors.ts), and each address has a bucket of posts.
 import { defineRoute, endpoint } from "@/lib/http/route";
-import { answerAtSandboxBank, assertFormOrigin } from "@/lib/payments/links";
+import { answerAtSandboxBank, assertFormOrigin } from "@/lib/accounts/payment-links";
 import { bankResponseFormSchema, paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
 import { PAYMENT_BANK_LIMIT } from "@/lib/ratelimit/policies";
 

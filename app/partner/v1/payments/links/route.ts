@@ -1,6 +1,6 @@
 // POST /partner/v1/payments/links — provision an open-banking payment link on an account (spec 4.4; docs/payments.md).
 import { created, defineRoute, endpoint } from "@/lib/http/route";
-import { createPaymentLink } from "@/lib/payments/links";
+import { createPaymentLink } from "@/lib/accounts/payment-links";
 import { createPaymentLinkBodySchema, paymentSchema } from "@/lib/payments/schemas";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 

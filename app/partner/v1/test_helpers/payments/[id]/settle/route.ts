@@ -1,7 +1,7 @@
 // POST /partner/v1/test_helpers/payments/{id}/settle — sandbox test helper: the bank settles a provisioned or pending payment.
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { paymentIdParamsSchema, paymentSchema } from "@/lib/payments/schemas";
-import { recordBankAnswer } from "@/lib/payments/settlement";
+import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/settle", {
   POST: endpoint({

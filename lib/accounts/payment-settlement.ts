@@ -6,16 +6,16 @@
 import { tenantNow } from "../tenant-clock";
 import { db } from "../db";
 import type { Payment, Prisma } from "../generated/prisma/client";
-import { utcDate } from "../accounts/calendar";
-import { failAccountPayment, settleAccountPayment } from "../accounts/ledger";
-import { lockAccount } from "../accounts/transition";
+import { utcDate } from "./calendar";
+import { failAccountPayment, settleAccountPayment } from "./ledger";
+import { lockAccount } from "./transition";
 import { assertMove } from "../lifecycle";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import { noSuchPayment } from "./service";
-import { serializePayment } from "./serialize";
-import { type PaymentFailureCode } from "./schemas";
-import { PAYMENT_LIFECYCLE } from "./state-machine";
-import { lockPayment, transitionPayment } from "./transition";
+import { noSuchPayment } from "../payments/service";
+import { serializePayment } from "../payments/serialize";
+import { type PaymentFailureCode } from "../payments/schemas";
+import { PAYMENT_LIFECYCLE } from "../payments/state-machine";
+import { lockPayment, transitionPayment } from "../payments/transition";
 
 export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCode: PaymentFailureCode };
 

@@ -3,9 +3,9 @@
 // pays. In the sandbox the page is a simulated bank with Approve and Fail. The page's address carries an
 // unguessable token, never the payment id, and its form a second token bound to the payment (CSRF).
 import { timingSafeEqual } from "node:crypto";
-import { balanceAsOf } from "../accounts/allocation";
-import { utcDate } from "../accounts/calendar";
-import { noSuchAccount } from "../accounts/service";
+import { balanceAsOf } from "./allocation";
+import { utcDate } from "./calendar";
+import { noSuchAccount } from "./service";
 import { tenantNow } from "../tenant-clock";
 import { config } from "../env";
 import { db } from "../db";
@@ -13,11 +13,11 @@ import { ApiError, notFound } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { randomToken } from "../ids";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import type { CreatePaymentLinkInput } from "./schemas";
-import { answerPayment } from "./settlement";
-import { serializePayment } from "./serialize";
-import { type PaymentFailureCode } from "./schemas";
-import { createPayment } from "./create";
+import type { CreatePaymentLinkInput } from "../payments/schemas";
+import { answerPayment } from "./payment-settlement";
+import { serializePayment } from "../payments/serialize";
+import { type PaymentFailureCode } from "../payments/schemas";
+import { createPayment } from "../payments/create";
 
 /** How long a link takes payment: a day, long enough to reach a borrower by email and short enough to go stale safely. */
 export const PAYMENT_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;

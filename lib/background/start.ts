@@ -1,0 +1,26 @@
+// Where the background work meets the rest of the process: the catalogue (catalogue.ts) goes to the driver, and a
+// committed submission (announced by lib/applications through lib/commit-signals.ts) to its decisioning.
+import { onCommitted } from "../commit-signals";
+import { backgroundDriver, startBackgroundDriver } from "../jobs/background";
+import type { BackgroundDriver } from "../jobs/operations";
+import { describeError, log } from "../log";
+import { BACKGROUND_CATALOGUE } from "./catalogue";
+
+/** Hands a committed submission to the driver. Never throws: Postgres already holds the truth, and the sweep is the safety net. */
+function queueDecisioning(applicationId: string): void {
+  backgroundDriver(BACKGROUND_CATALOGUE).then(
+    (driver) => driver.applicationSubmitted(applicationId),
+    (error: unknown) => log.warn("background driver unavailable", describeError(error)),
+  );
+}
+
+/** Has each submission that commits in this process decided at once (the server, and the tests' app server). */
+export function listenForCommits(): void {
+  onCommitted("application.submitted", queueDecisioning);
+}
+
+/** Listens for commits and starts the driver's sweeps (instrumentation.ts, once as the server starts). */
+export async function startBackgroundWork(): Promise<BackgroundDriver> {
+  listenForCommits();
+  return startBackgroundDriver(BACKGROUND_CATALOGUE);
+}
