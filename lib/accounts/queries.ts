@@ -6,8 +6,8 @@
 import type { z } from "zod";
 import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Account, type Instalment } from "../generated/prisma/client";
-import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
-import { RenderedJson } from "../http/rendered-json";
+import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
+import { RenderedJson } from "../wire/rendered-json";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { balanceWithArrears, type BalanceState } from "./allocation";

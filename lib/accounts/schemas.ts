@@ -1,7 +1,7 @@
 // Request schemas of the accounts API (spec 4.3) and the values of an account's enums.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
 import { MAX_AMOUNT_PENCE } from "../decisions/pricing-table";
 
 export const ACCOUNT_STATUSES = ["performing", "in_arrears", "forborne", "settled", "closed"] as const;

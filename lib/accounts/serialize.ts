@@ -2,8 +2,8 @@
 // schema of each beside its serializer (the API reference documents replies with them).
 import { z } from "zod";
 import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
-import { isoTimestampSql } from "../http/rendered-json";
-import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
+import { isoTimestampSql } from "../wire/rendered-json";
+import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../wire/response-schema";
 import { ARREARS_STATUSES, balanceAsOf, type Balance } from "./allocation";
 import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES, TRANSACTION_TYPES } from "./schemas";
 

@@ -1,7 +1,7 @@
 // The affordability object (ours): what `POST /applications/{id}/affordability` answers.
 import { z } from "zod";
 import type { AffordabilityRecord, Application } from "../generated/prisma/client";
-import { idOf, pence, text, timestamp } from "../http/response-schema";
+import { idOf, pence, text, timestamp } from "../wire/response-schema";
 import { TURNOVER_MONTHS } from "./provider";
 
 export const affordabilitySchema = z

@@ -1,7 +1,7 @@
 // Request schema of `POST /applications/{id}/consents` (docs/white-label.md).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { fieldLabel } from "../http/validation";
+import { requestString } from "../wire/request-string";
+import { fieldLabel } from "../wire/validation";
 import { CONSENT_TYPES, currentConsentText, findConsentText } from "./catalogue";
 
 const TEXT_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

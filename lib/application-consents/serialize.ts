@@ -3,7 +3,7 @@
 // answers with.
 import { z } from "zod";
 import type { Application, ApplicationConsent } from "../generated/prisma/client";
-import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
+import { calendarDate, idOf, text, timestamp } from "../wire/response-schema";
 import { CONSENT_TYPES, type ConsentType } from "./catalogue";
 
 export const CONSENT_SOURCES = ["api", "hosted"] as const;

@@ -4,8 +4,8 @@
 import type { z } from "zod";
 import { batchedRead, readRows } from "../fast-lane";
 import { Prisma } from "../generated/prisma/client";
-import { paginate, renderListEnvelope, type PageRequest } from "../http/pagination";
-import { RenderedJson } from "../http/rendered-json";
+import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
+import { RenderedJson } from "../wire/rendered-json";
 import { assertSameEnvironment, type Tenant } from "../tenant";
 import type { listApplicationsQuerySchema } from "./schemas";
 import { applicationJsonSql } from "./serialize";

@@ -1,10 +1,10 @@
 // Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { fieldLabel } from "../http/validation";
-import { listQuerySchema } from "../http/pagination";
-import { metadataSchema } from "../http/metadata";
-import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { fieldLabel } from "../wire/validation";
+import { listQuerySchema } from "../wire/pagination";
+import { metadataSchema } from "../wire/metadata";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../wire/response-schema";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { isWellFormedCompanyNumber } from "../registry/company-number";
 import { formatWholePounds } from "../money";

@@ -2,10 +2,10 @@
 // contacts are for payments and never leave the platform.
 import { clock } from "../clock";
 import { db } from "../db";
-import { wholeList } from "../http/pagination";
+import { wholeList } from "../wire/pagination";
 import { newId } from "../ids";
 import { z } from "zod";
-import { idOf, listEnvelopeSchema, text } from "../http/response-schema";
+import { idOf, listEnvelopeSchema, text } from "../wire/response-schema";
 
 export async function listAcceptedBillers() {
   const billers = await db().biller.findMany({ where: { accepted: true }, orderBy: [{ category: "asc" }, { name: "asc" }], select: { id: true, name: true, category: true } });

@@ -6,7 +6,7 @@ import { readQueueStatus, type QueueStatus } from "../jobs/queue";
 import { withTimeout } from "../with-timeout";
 import { migrationsOnDisk, readMigrationStatus, type MigrationStatus } from "./migrations";
 import { z } from "zod";
-import { text, timestamp } from "../http/response-schema";
+import { text, timestamp } from "../wire/response-schema";
 
 export const APP_NAME = "lending-platform";
 const DATABASE_TIMEOUT_MS = 2_000;

@@ -1,7 +1,7 @@
 // Request schemas of the identity checks API (spec 4.4 leaves the fields to us; docs/identity.md has them).
 import { z } from "zod";
 import { clock } from "../clock";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { isIdOf } from "../ids";
 
 export const IDENTITY_ROLES = ["director", "psc"] as const;

@@ -4,7 +4,7 @@
 // events, stream and webhooks: one result per person, by role, and nothing a person could be identified by.
 import { z } from "zod";
 import type { Application, IdentityCheck } from "../generated/prisma/client";
-import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
+import { calendarDate, idOf, text, timestamp } from "../wire/response-schema";
 import { IDENTITY_RESULTS, type IdentityResult } from "./provider";
 import { IDENTITY_ROLES, type IdentityPerson } from "./schemas";
 

@@ -1,7 +1,7 @@
 // The published loyalty ladder (spec 2.10). Tiers are reached by repaid loans and tenure, and a tier earned is
 // kept through a cooldown before any downgrade is considered.
 import { z } from "zod";
-import { text } from "../http/response-schema";
+import { text } from "../wire/response-schema";
 
 export const LOYALTY_COOLDOWN_DAYS = 90;
 

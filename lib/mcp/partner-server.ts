@@ -4,9 +4,9 @@
 // bucket like any partner request.
 import type { z } from "zod";
 import { config } from "../env";
-import { siteOrigins } from "../http/cors";
-import type { RequestContext } from "../http/request-context";
-import type { BearerToken } from "../http/route";
+import { siteOrigins } from "../wire/cors";
+import type { RequestContext } from "../wire/request-context";
+import type { BearerToken } from "../oauth/access-tokens";
 import type { Tenant } from "../tenant";
 import { auditToolCall } from "./audit";
 import { partnerToolTable, type PartnerCaller } from "./partner-tools";

@@ -1,8 +1,8 @@
 // Request schemas of the payments API (spec 4.4), its sandbox test helpers and the payment page's form.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
-import { metadataSchema } from "../http/metadata";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
+import { metadataSchema } from "../wire/metadata";
 import { PAYMENT_FAILURE_CODES, PAYMENT_STATUSES } from "./serialize";
 
 const REFERENCE_MAX_LENGTH = 255;

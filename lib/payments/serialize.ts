@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { config } from "../env";
 import type { Payment } from "../generated/prisma/client";
-import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../wire/response-schema";
 
 export const PAYMENT_TYPES = ["disbursement", "collection", "payment_link", "refund"] as const;
 export const PAYMENT_STATUSES = ["provisioned", "pending", "settled", "failed"] as const;

@@ -1,6 +1,6 @@
 // The test clock object (docs/sandbox.md, "Test clock").
 import { z } from "zod";
-import { timestamp } from "../http/response-schema";
+import { timestamp } from "../wire/response-schema";
 
 export const testClockSchema = z
   .strictObject({
