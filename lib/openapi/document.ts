@@ -11,6 +11,7 @@ import { RING_BASE_PATHS } from "../http/rings";
 import type { RegisteredEndpoint } from "../http/route-registry";
 import { stepErrorCodes } from "../http/steps";
 import { GRANTABLE_SCOPES } from "../oauth/scopes";
+import { exampleOf } from "./examples";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
 
 export const OPENAPI_VERSION = "3.1.0";
@@ -98,7 +99,7 @@ function describe(policy: RatePolicy): string {
  * reply holds (`output`). Named schemas (`.meta({ id })`) go to `components.schemas` and are referenced.
  */
 function toJsonSchema(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
-  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline", override: withoutSafeIntegerBounds }) as JsonSchema;
   const { $schema: _dialect, $defs, ...rest } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
@@ -108,6 +109,15 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output", components: Rec
   const { id: _id, ...definition } = rest;
   components[id] = definition;
   return { $ref: `#/components/schemas/${id}` };
+}
+
+/**
+ * zod bounds every integer by the safe-integer range, which is no rule of ours: left in, it reads as one, and
+ * the reference's renderer shows it as the example (-9007199254740991).
+ */
+function withoutSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
 }
 
 /** `/keys/{id}/roll` → `postKeysIdRoll`: stable, unique per method and path. */
@@ -159,7 +169,7 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
   const responses: Record<string, unknown> = {};
   const headers = ring === "site" ? { "X-Request-Id": { $ref: "#/components/headers/RequestId" } } : COMMON_HEADERS;
   for (const [status, schema] of Object.entries(endpoint.config.responses ?? {})) {
-    const content = schema ? { content: { [mediaTypeOf(schema)]: { schema: toJsonSchema(schema, "output", components) } } } : {};
+    const content = schema ? { content: { [mediaTypeOf(schema)]: documentedReply(schema, components) } } : {};
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? "Success", headers, ...content };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -181,6 +191,12 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
     };
   }
   return responses;
+}
+
+/** A reply's schema, and for JSON an example of it. */
+function documentedReply(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
+  const jsonSchema = toJsonSchema(schema, "output", components);
+  return mediaTypeOf(schema) === "application/json" ? { schema: jsonSchema, example: exampleOf(jsonSchema, components) } : { schema: jsonSchema };
 }
 
 /** A reply that is not JSON says so in its schema's metadata (`contentMediaType`: the support widget's script). */
