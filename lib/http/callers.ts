@@ -1,11 +1,13 @@
-// The steps that learn who calls from what the body carries, once it is parsed: an OAuth client's credentials
-// (RFC 6749 §2.3: the Authorization header or the form) or a publishable key; then the request's time on the
-// caller's clock.
+// The steps that learn who calls from what the body carries, once it is parsed (an OAuth client's credentials,
+// RFC 6749 §2.3: the Authorization header or the form; a publishable key), and the request's time on the
+// caller's clock, as soon as the caller is known.
 import { ApiError, type ErrorCode } from "../errors";
 import { authenticatePublishableKey, type PublishableKeyCaller } from "../keys/publishable";
 import { authenticateClient as authenticateOAuthClient, type ClientCredentialsInput } from "../oauth/client-authentication";
 import { tenantClockOffsetMs } from "../tenant-clock";
+import type { Tenant } from "../tenant";
 import type { RequestContext } from "../wire/request-context";
+import { atRequestTime } from "../wire/request-time";
 import type { Exchange, Step } from "./step";
 
 const PUBLISHABLE_KEY_FAILURES: ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_revoked", "account_suspended"];
@@ -25,8 +27,9 @@ export const authenticateKey: Step = {
   name: "authenticate the publishable key",
   raises: ({ config }) => (config.auth.kind === "publishable_key" ? PUBLISHABLE_KEY_FAILURES : []),
   async run(exchange, next) {
-    if (exchange.config.auth.kind === "publishable_key") exchange.publishableKey = await authenticatePublishableKeyOf(exchange.body, exchange.context);
-    await next();
+    if (exchange.config.auth.kind !== "publishable_key") return next();
+    exchange.publishableKey = await authenticatePublishableKeyOf(exchange.body, exchange.context);
+    await continueAtTenantTime(exchange, exchange.publishableKey.tenant, next);
   },
 };
 
@@ -43,18 +46,16 @@ async function authenticatePublishableKeyOf(body: unknown, context: RequestConte
 export const takeRequestTime: Step = {
   name: "take the request's time on the caller's clock",
   raises: () => [],
-  async run(exchange, next) {
-    exchange.now = await requestTimeOf(exchange);
-    await next();
-  },
+  run: (exchange, next) => continueAtTenantTime(exchange, exchange.principal, next),
 };
 
 /**
- * The time the request arrived, moved by its tenant's test-clock offset (the bearer's, read with its project's
- * state at authentication; the publishable key's project's). A request without a tenant keeps real time.
+ * Runs the rest of the request at the time it arrived, moved by `tenant`'s test-clock offset (a bearer's, read
+ * with its project's state at authentication; a publishable key's project's, once the key is known): the
+ * handler's `now`, and the time its validations read (lib/wire/request-time.ts). Without a tenant, real time.
  */
-async function requestTimeOf({ context, principal, publishableKey }: Exchange): Promise<Date> {
-  const tenant = principal ?? publishableKey?.tenant;
-  if (!tenant) return context.receivedAt;
-  return new Date(context.receivedAt.getTime() + (await tenantClockOffsetMs(tenant)));
+async function continueAtTenantTime(exchange: Exchange, tenant: Pick<Tenant, "projectId" | "environment" | "sandboxClockOffsetDays"> | null, next: () => Promise<void>): Promise<void> {
+  const arrived = exchange.context.receivedAt;
+  exchange.now = tenant ? new Date(arrived.getTime() + (await tenantClockOffsetMs(tenant))) : arrived;
+  return atRequestTime(exchange.now, next);
 }

@@ -1,7 +1,7 @@
 // Request schemas of the identity checks API (spec 4.4 leaves the fields to us; docs/identity.md has them).
 import { z } from "zod";
-import { clock } from "../clock";
 import { requestString } from "../wire/request-string";
+import { requestTime } from "../wire/request-time";
 import { isIdOf } from "../ids";
 
 export const IDENTITY_ROLES = ["director", "psc"] as const;
@@ -51,8 +51,9 @@ export function dateOfBirthProblem(value: string, now: Date): DateOfBirthProblem
   return null;
 }
 
+// Against the request's time, which is its tenant's: a sandbox project's test clock ages people as it ages loans.
 const dateOfBirthSchema = requestString().superRefine((value, context) => {
-  const problem = dateOfBirthProblem(value, clock.now());
+  const problem = dateOfBirthProblem(value, requestTime());
   if (problem) context.addIssue({ code: "custom", message: problem.message, params: { reason: problem.reason } });
 });
 
