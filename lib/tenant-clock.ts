@@ -24,8 +24,14 @@ async function readSandboxOffsetDays(projectId: string): Promise<number> {
 /** The clock of `tenant`'s objects; an application or account row serves as its own tenant. */
 export async function tenantClock(tenant: Pick<Tenant, "projectId" | "environment" | "sandboxClockOffsetDays">): Promise<Clock> {
   if (tenant.environment === "live") return clock;
+  return offsetClock(await tenantClockOffsetMs(tenant));
+}
+
+/** How far `tenant`'s clock runs ahead of real time: 0 in live. */
+export async function tenantClockOffsetMs(tenant: Pick<Tenant, "projectId" | "environment" | "sandboxClockOffsetDays">): Promise<number> {
+  if (tenant.environment === "live") return 0;
   const offsetDays = tenant.sandboxClockOffsetDays ?? (await readSandboxOffsetDays(tenant.projectId));
-  return offsetClock(offsetDays * DAY_MS);
+  return offsetDays * DAY_MS;
 }
 
 /** The tenant's time now: `(await tenantClock(tenant)).now()`. */

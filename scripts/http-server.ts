@@ -1,10 +1,10 @@
 // Serves the Next.js app from our own Node HTTP server. It adds one thing Next cannot: the socket's peer
-// address on a header the app trusts for per-address rate limits (lib/http/client-address.ts). A client's
+// address on a header the app trusts for per-address rate limits (lib/wire/client-address.ts). A client's
 // own X-Forwarded-For never reaches that decision.
 import http from "node:http";
 import path from "node:path";
 import next from "next";
-import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/http/client-address";
+import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/wire/client-address";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

@@ -4,5 +4,5 @@ import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { livenessSchema } from "@/lib/health/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/healthz", {
-  GET: endpoint({ summary: "Liveness", responses: { 200: livenessSchema }, handler: () => ok({ status: "ok" }) }),
+  GET: endpoint({ summary: "Liveness", responses: { 200: livenessSchema }, auth: { kind: "none" }, handler: () => ok({ status: "ok" }) }),
 });

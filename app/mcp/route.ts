@@ -2,7 +2,7 @@
 // (spec 4.1, 4.9). The same server as /public/v1/mcp, sharing its rate limit (docs/mcp.md).
 import { config } from "@/lib/env";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { publicMcpEndpoint } from "@/lib/mcp/endpoints";
+import { publicMcpEndpoint } from "@/app/_endpoints/mcp";
 import { publicMcpProbe } from "@/lib/mcp/public-server";
 import { mcpProbeSchema } from "@/lib/mcp/schemas";
 import { assertNotOpeningStream } from "@/lib/mcp/server";
@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     summary: "The public MCP server's identity and capabilities",
     responses: { 200: mcpProbeSchema },
     errors: ["method_not_allowed"],
-    addressLimit: PUBLIC_MCP_LIMIT,
+    auth: { kind: "none", addressLimit: PUBLIC_MCP_LIMIT },
     handler: ({ request }) => {
       assertNotOpeningStream(request, "GET, HEAD, OPTIONS, POST");
       return ok(publicMcpProbe(`${config().BASE_URL}/mcp`));

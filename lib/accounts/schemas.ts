@@ -1,9 +1,9 @@
 // The values of an account's enums, the schemas of the account, its balance and its ledger transactions as they
 // go on the wire (lib/accounts/serialize.ts), and the request schemas of the accounts API (spec 4.3).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
-import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
+import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../wire/response-schema";
 import { MAX_AMOUNT_PENCE } from "../decisions/pricing-table";
 
 export const ACCOUNT_STATUSES = ["performing", "in_arrears", "forborne", "settled", "closed"] as const;

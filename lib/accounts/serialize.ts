@@ -1,7 +1,7 @@
 // The account object (spec 2.4), its balance and its ledger transactions as they go on the wire; the zod schema of
 // each is in ./schemas.ts (the API reference documents replies with them).
 import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
-import { isoTimestampSql } from "../http/rendered-json";
+import { isoTimestampSql } from "../wire/rendered-json";
 import { ARREARS_STATUSES, balanceAsOf, type Balance } from "./allocation";
 
 export function serializeBalance(account: Account, instalments: readonly Instalment[], asOf: string): Balance {

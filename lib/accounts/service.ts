@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { db } from "../db";
 import { ApiError, notFound } from "../errors";
 import type { Account, Prisma } from "../generated/prisma/client";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, type PageRequest } from "../wire/pagination";
 import { assertMove } from "../lifecycle";
 import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";

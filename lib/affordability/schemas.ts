@@ -1,7 +1,7 @@
 // The affordability object's schema (ours), and the request schema of `POST /applications/{id}/affordability`
 // (docs/white-label.md): the partner's twelve months of figures, or the sandbox bank's.
 import { z } from "zod";
-import { idOf, pence, text, timestamp } from "../http/response-schema";
+import { idOf, pence, text, timestamp } from "../wire/response-schema";
 import { TURNOVER_MONTHS } from "./provider";
 
 /** £20 million in a month: far beyond any company we lend to, and within the column's 32-bit integers. */

@@ -1,8 +1,8 @@
 // The consent objects' schemas, and the request schema of `POST /applications/{id}/consents` (docs/white-label.md).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
-import { fieldLabel } from "../http/validation";
+import { requestString } from "../wire/request-string";
+import { calendarDate, idOf, text, timestamp } from "../wire/response-schema";
+import { fieldLabel } from "../wire/validation";
 import { CONSENT_TYPES, currentConsentText, findConsentText } from "./catalogue";
 
 const TEXT_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

@@ -23,7 +23,7 @@ function literal(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
   if (typeof value === "string") {
     // PostgreSQL reads a query message up to its first NUL: the rest would be a malformed message. Request
-    // strings never hold one (lib/http/request-string.ts); this keeps any other value from cutting a batch short.
+    // strings never hold one (lib/wire/request-string.ts); this keeps any other value from cutting a batch short.
     if (value.includes("\u0000")) throw new TypeError("Cannot write a NUL character into a statement");
     return pg.escapeLiteral(value);
   }

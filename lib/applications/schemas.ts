@@ -1,10 +1,10 @@
 // Request schemas of the applications API (spec 4.2) and its sandbox test helpers.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { fieldLabel } from "../http/validation";
-import { listQuerySchema } from "../http/pagination";
-import { metadataSchema } from "../http/metadata";
-import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { fieldLabel } from "../wire/validation";
+import { listQuerySchema } from "../wire/pagination";
+import { metadataSchema } from "../wire/metadata";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp as instant } from "../wire/response-schema";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { isWellFormedCompanyNumber } from "../registry/company-number";
 import { formatWholePounds } from "../money";
@@ -111,9 +111,9 @@ export const applicationSchema = z
     object: z.literal("application"),
     livemode: z.boolean(),
     status: z.enum(APPLICATION_STATUSES),
-    business: z.strictObject({ company_number: text(), name: text() }),
-    amount_pence: pence(),
-    term_months: z.int(),
+    business: z.strictObject({ company_number: text().meta({ examples: ["09876543"] }), name: text().meta({ examples: ["Acme Trading Ltd"] }) }),
+    amount_pence: pence().meta({ examples: [2_000_000] }),
+    term_months: z.int().meta({ examples: [12] }),
     product: z.enum(APPLICATION_PRODUCTS),
     purpose: z.enum(APPLICATION_PURPOSES).nullable(),
     reference: text().nullable(),

@@ -1,6 +1,6 @@
 import { config } from "../env";
 import { Prisma, type Application } from "../generated/prisma/client";
-import { isoTimestampSql } from "../http/rendered-json";
+import { isoTimestampSql } from "../wire/rendered-json";
 
 /** The columns the application object is made from. */
 export type ApplicationView = Pick<

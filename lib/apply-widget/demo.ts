@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { clock } from "../clock";
 import { db } from "../db";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { isIdOf } from "../ids";
 import { hashSecret } from "../keys/secrets";
 

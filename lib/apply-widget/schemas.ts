@@ -3,8 +3,8 @@
 // API's, behind a secret key.
 import { z } from "zod";
 import { applicationFieldsSchema } from "../applications/schemas";
-import { requestString } from "../http/request-string";
-import { absoluteUrl, idOf, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { absoluteUrl, idOf, timestamp } from "../wire/response-schema";
 
 export const startWidgetApplicationBodySchema = applicationFieldsSchema
   .pick({ business: true, amount_pence: true, term_months: true, purpose: true, product: true, applicant: true, redirect_uri: true, reference: true })

@@ -4,7 +4,7 @@
 // strict Content-Security-Policy with no 'unsafe-inline'. Messages from the frame count only from the journey's
 // origin and from the frame the widget opened.
 import { config } from "../env";
-import { staticAsset, type StaticAsset } from "../http/static-asset";
+import { staticAsset, type StaticAsset } from "../wire/static-asset";
 
 /** The script's version: the path's `v1` is the major version, which never breaks an embedding page. */
 export const APPLY_JS_VERSION = "1.0.0";

@@ -2,7 +2,7 @@
 // contacts are for payments and never leave the platform.
 import { clock } from "../clock";
 import { db } from "../db";
-import { wholeList } from "../http/pagination";
+import { wholeList } from "../wire/pagination";
 import { newId } from "../ids";
 
 export async function listAcceptedBillers() {

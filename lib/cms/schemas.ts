@@ -1,7 +1,7 @@
 // CMS page input (spec 2.10, 4.8): a page's key is a lower-case slug, its title a short line.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { text, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { text, timestamp } from "../wire/response-schema";
 
 export const CMS_PAGE_FORMATS = ["markdown", "html"] as const;
 export type CmsPageFormat = (typeof CMS_PAGE_FORMATS)[number];

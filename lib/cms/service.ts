@@ -3,7 +3,7 @@
 import { clock } from "../clock";
 import { db, type DatabaseClient } from "../db";
 import { ApiError } from "../errors";
-import { parseWith } from "../http/validation";
+import { parseWith } from "../wire/validation";
 import { renderMarkdown, sanitizePageHtml } from "./sanitize";
 import { cmsPageKeySchema, savePageInputSchema, type CmsPageFormat, type SavePageInput } from "./schemas";
 import { serializePageSummary, serializePublicPage, type CmsPageSummary, type PublicCmsPage } from "./serialize";

@@ -1,7 +1,7 @@
 // The cookie-consent snapshot a visitor's browser posts (spec 4.8 leaves the body to us). It carries the
 // visitor's choices and a random first-party id, nothing that identifies a person.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 
 
 /** A snapshot is four short fields; a body bigger than this is not one. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { DECLINE_REASONS } from "./engine";
-import { calendarDate, idOf, pence, text, timestamp } from "../http/response-schema";
+import { calendarDate, idOf, pence, text, timestamp } from "../wire/response-schema";
 
 export const decisionIdParamsSchema = z.strictObject({ id: requestString().startsWith("dec_") });
 

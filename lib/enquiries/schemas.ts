@@ -3,10 +3,10 @@
 // `unknown_field`), then `form` (`form_required`), `email` (`invalid_email`), `dept` (`invalid_dept`), the size
 // of `fields` (`payload_too_large`), and anything else (`validation_failed`). Each lists its fields in `detail`.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
-import { fieldLabel, safeParseInput, validationError } from "../http/validation";
-import { idOf, timestamp } from "../http/response-schema";
+import { fieldLabel, safeParseInput, validationError } from "../wire/validation";
+import { idOf, timestamp } from "../wire/response-schema";
 
 export const ENQUIRY_FORMS = ["enquiry", "lead", "complaint"] as const;
 export const ENQUIRY_DEPARTMENTS = ["sales", "support", "complaints", "partnerships"] as const;

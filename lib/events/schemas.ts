@@ -1,9 +1,9 @@
 // Request schemas of the events API (spec 4.6, 6.1).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
 import { EVENT_TYPES } from "./events";
-import { idOf, listEnvelopeSchema, text, timestamp as instant } from "../http/response-schema";
+import { idOf, listEnvelopeSchema, text, timestamp as instant } from "../wire/response-schema";
 
 export const eventIdParamsSchema = z.strictObject({ id: requestString().startsWith("evt_") });
 

@@ -9,7 +9,7 @@ import type { Event, Prisma } from "../generated/prisma/client";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { log } from "../log";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, type PageRequest } from "../wire/pagination";
 import { isIdOf, newId } from "../ids";
 import { subscribesTo } from "../webhooks/deliveries";
 import type { listEventsQuerySchema } from "./schemas";

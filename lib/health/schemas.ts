@@ -1,6 +1,6 @@
 // The health objects as the health endpoints answer them (spec 2.10; lib/health/health.ts).
 import { z } from "zod";
-import { text, timestamp } from "../http/response-schema";
+import { text, timestamp } from "../wire/response-schema";
 
 export const healthSchema = z
   .strictObject({

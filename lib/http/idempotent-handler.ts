@@ -1,6 +1,9 @@
-// The Idempotency-Key step of create endpoints (spec 4.12; the rules are in lib/idempotency). An idempotent
-// endpoint's handler always runs in one transaction, key or not; with a key, the outcome is recorded in it.
-import { prismaTransaction, type TransactionKind } from "../db";
+// The Idempotency-Key steps of create endpoints (spec 4.12; the rules are in lib/idempotency). An idempotent
+// endpoint's handler always runs in one transaction, key or not; with a key, a finished first request is
+// replayed, and otherwise this one's outcome is recorded in the transaction of its writes. A final 4xx is kept
+// (the same request would fail the same way); a retryable outcome (429, 5xx) releases the key so a retry can run.
+import { prismaTransaction } from "../db";
+import type { ErrorCode } from "../errors";
 import {
   claimIdempotencyKey,
   claimTakenOverError,
@@ -11,30 +14,73 @@ import {
   releaseIdempotencyKey,
   requestFingerprint,
 } from "../idempotency/idempotency";
-import type { Tenant } from "../tenant";
-import { errorOutcome, noteErrorForLog, toResponse, type Reply, type RequestContext } from "./request-context";
+import { errorOutcome, noteErrorForLog } from "../wire/error-outcome";
+import type { Reply } from "../wire/reply";
+import type { Exchange, Step } from "./step";
 
-interface IdempotentInput {
-  request: Request;
-  context: RequestContext;
-  body: unknown;
+const IDEMPOTENCY_FAILURES: ErrorCode[] = ["idempotency_key_malformed", "idempotency_key_reused", "idempotency_key_in_progress"];
+
+export const idempotency: Step = {
+  name: "replay or claim the Idempotency-Key",
+  raises: ({ config }) => (config.idempotent ? IDEMPOTENCY_FAILURES : []),
+  async run(exchange, next) {
+    const { request, context, principal } = exchange;
+    // Keys are scoped to the caller's project and environment: a route without a bearer token has none.
+    const key = exchange.config.idempotent && principal ? readIdempotencyKey(request) : null;
+    if (key === null) return next();
+    const claim = await claimIdempotencyKey(principal!, key, requestFingerprint(request.method, context.url.pathname, exchange.body));
+    if (claim.kind === "replay") {
+      exchange.response = replayed(exchange, claim.status, claim.body);
+      return;
+    }
+    exchange.idempotencyClaim = claim;
+    try {
+      await next();
+    } catch (error) {
+      const outcome = errorOutcome(isClaimTakenOver(error) ? claimTakenOverError() : error, context);
+      if (outcome.retryable) await releaseIdempotencyKey(claim);
+      // Taken over meanwhile: the retry's outcome, not this failure, is the key's answer.
+      else if (!(await completeIdempotencyKey(claim, outcome.response.status, outcome.body))) {
+        exchange.response = errorOutcome(claimTakenOverError(), context).response;
+        return;
+      }
+      exchange.response = outcome.response;
+    }
+  },
+};
+
+function replayed({ config, context }: Exchange, status: number, body: unknown): Response {
+  const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
+  const secretFields = config.secretFields ?? [];
+  // Only a success carried the secrets; a replayed error never had them.
+  if (status < 400 && secretFields.length > 0) headers["Idempotent-Withheld-Fields"] = secretFields.join(", ");
+  // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
+  const replayedError = (body as { error?: { correlation_id?: unknown; code?: unknown } } | null)?.error;
+  if (typeof replayedError?.correlation_id === "string") {
+    headers["X-Service-Correlation-Id"] = replayedError.correlation_id;
+    noteErrorForLog(context, replayedError.correlation_id, String(replayedError.code));
+  }
+  return Response.json(body, { status, headers });
 }
 
-type Handler = (input: never) => Promise<Reply | Response> | Reply | Response;
+export const transaction: Step = {
+  name: "run the handler in one transaction",
+  raises: () => [],
+  async run(exchange, next) {
+    if (!exchange.config.idempotent) return next();
+    const kind = exchange.config.transactionKind ?? prismaTransaction;
+    const claim = exchange.idempotencyClaim;
+    await kind.run(async (transaction) => {
+      exchange.transaction = transaction;
+      await next();
+      const outcome = asReply(exchange.reply);
+      if (claim) await kind.write(transaction, idempotencyOutcomeStatement(claim, outcome.status, storable(outcome.body, exchange.config.secretFields ?? [])));
+    });
+  },
+};
 
-export interface IdempotentOptions {
-  /** The caller: keys are scoped to its project and environment. None on a route without a bearer token. */
-  tenant: Tenant | undefined;
-  /** The handler's transaction, when not Prisma's (the application create's batched transaction). */
-  transactionKind?: TransactionKind<unknown>;
-  /** The route's sub-limit: spent only by a request that will run the handler, never by a replay. */
-  beforeHandler: () => Promise<void>;
-  /** Top-level reply fields holding a secret shown once: never stored, so a replay goes without them. */
-  secretFields: readonly string[];
-}
-
-function asReply(outcome: Reply | Response): Reply {
-  if (outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
+function asReply(outcome: Reply | Response | undefined): Reply {
+  if (!outcome || outcome instanceof Response) throw new Error("An idempotent endpoint must return a Reply");
   return outcome;
 }
 
@@ -42,47 +88,4 @@ function asReply(outcome: Reply | Response): Reply {
 function storable(body: unknown, secretFields: readonly string[]): unknown {
   if (secretFields.length === 0 || body === null || typeof body !== "object" || Array.isArray(body)) return body;
   return Object.fromEntries(Object.entries(body).filter(([field]) => !secretFields.includes(field)));
-}
-
-/**
- * Runs an idempotent endpoint's handler under its Idempotency-Key: replays a finished first request, and
- * otherwise records this one's outcome in the transaction of its writes. A final 4xx is kept (the same request
- * would fail the same way); a retryable outcome (429, 5xx) releases the key so a retry can run.
- */
-export async function runIdempotently(handler: Handler, input: IdempotentInput, options: IdempotentOptions): Promise<Response> {
-  const { request, context } = input;
-  const kind = options.transactionKind ?? prismaTransaction;
-  const key = options.tenant ? readIdempotencyKey(request) : null;
-  if (key === null) {
-    await options.beforeHandler();
-    return toResponse(await kind.run(async (transaction) => asReply(await handler({ ...input, transaction } as never))));
-  }
-  const claim = await claimIdempotencyKey(options.tenant!, key, requestFingerprint(request.method, context.url.pathname, input.body));
-  if (claim.kind === "replay") {
-    const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
-    // Only a success carried the secrets; a replayed error never had them.
-    if (claim.status < 400 && options.secretFields.length > 0) headers["Idempotent-Withheld-Fields"] = options.secretFields.join(", ");
-    // A replayed error keeps its envelope, so it keeps the header that mirrors the envelope's correlation id.
-    const replayedError = (claim.body as { error?: { correlation_id?: unknown; code?: unknown } } | null)?.error;
-    if (typeof replayedError?.correlation_id === "string") {
-      headers["X-Service-Correlation-Id"] = replayedError.correlation_id;
-      noteErrorForLog(context, replayedError.correlation_id, String(replayedError.code));
-    }
-    return Response.json(claim.body, { status: claim.status, headers });
-  }
-  try {
-    await options.beforeHandler();
-    const result = await kind.run(async (transaction) => {
-      const outcome = asReply(await handler({ ...input, transaction } as never));
-      await kind.write(transaction, idempotencyOutcomeStatement(claim, outcome.status, storable(outcome.body, options.secretFields)));
-      return outcome;
-    });
-    return toResponse(result);
-  } catch (error) {
-    const outcome = errorOutcome(isClaimTakenOver(error) ? claimTakenOverError() : error, context);
-    if (outcome.retryable) await releaseIdempotencyKey(claim);
-    // Taken over meanwhile: the retry's outcome, not this failure, is the key's answer.
-    else if (!(await completeIdempotencyKey(claim, outcome.response.status, outcome.body))) return errorOutcome(claimTakenOverError(), context).response;
-    return outcome.response;
-  }
 }

@@ -6,16 +6,10 @@ import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, describePolicy, p
 import type { PublishableKeyCaller } from "../keys/publishable";
 import type { AuthenticatedClient } from "../oauth/client-authentication";
 import { rateLimiter } from "../ratelimit/limiter";
-import type { LimitDecision } from "../ratelimit/store";
 import type { Principal } from "./auth";
-import { clientAddress } from "./client-address";
+import { clientAddress } from "../wire/client-address";
 import { ApiError } from "../errors";
-import type { RequestContext } from "./request-context";
-
-export interface RateLimitState {
-  policy: RatePolicy;
-  decision: LimitDecision;
-}
+import type { RequestContext } from "../wire/request-context";
 
 /** A slot is given back when its request ends; one a crashed process never returns expires after this. */
 const CONCURRENCY_SLOT_TTL_MS = 60_000;
@@ -104,13 +98,4 @@ export function meterPublicRequest(request: Request, context: RequestContext): P
 /** A request metered per client address by `policy`: an endpoint's own bucket (`addressLimit`). */
 export function meterAddressRequest(policy: RatePolicy, request: Request, context: RequestContext): Promise<void> {
   return enforceLimit(context, policy, clientAddress(request));
-}
-
-export function rateLimitHeaders({ policy, decision }: RateLimitState): Record<string, string> {
-  return {
-    "RateLimit-Limit": String(decision.limit),
-    "RateLimit-Remaining": String(decision.remaining),
-    "RateLimit-Reset": String(decision.resetSeconds),
-    "RateLimit-Policy": describePolicy(policy),
-  };
 }

@@ -4,7 +4,7 @@
 // Elsewhere (development, tests) a request from this machine that no proxy forwarded may read them as well.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { config, type Config } from "../env";
-import { isLocalRequest } from "./client-address";
+import { isLocalRequest } from "../wire/client-address";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 

@@ -1,19 +1,16 @@
 // Every endpoint the route builder defines, as declared: the source of the tables other code needs (the scope
-// each partner route requires, its limits, later the OpenAPI documents), so none is kept beside the routes by
-// hand. A route is registered when its module loads; `tests/helpers/routes.ts` loads them all.
+// each partner route requires, its limits, the OpenAPI documents), so none is kept beside the routes by hand.
+// A route is registered when its module loads; `tests/helpers/routes.ts` loads them all.
 import type { Ring } from "../errors";
-import type { DeclarableMethod, Endpoint } from "./route";
+import type { DeclarableMethod, DeclaredConfig } from "./endpoint";
 
 export interface RegisteredEndpoint {
   ring: Ring;
   method: DeclarableMethod;
   /** The route's pattern within its ring: `/keys/{id}` for /partner/v1/keys/[id]. */
   path: string;
-  config: Endpoint["config"];
+  config: DeclaredConfig;
 }
-
-/** Where each ring's routes are served: a route's full path is its ring's base path and its pattern. */
-export const RING_BASE_PATHS: Record<Ring, string> = { partner: "/partner/v1", public: "/public/v1", site: "" };
 
 const registered = new Map<string, RegisteredEndpoint>();
 

@@ -2,7 +2,7 @@
 // company and the people to IDENTITY_PROVIDER_URL, answered with one result per person, in order. An adapter in
 // front of a commercial KYC/AML service implements that contract.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { IDENTITY_RESULTS, IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider } from "./provider";
 
 /** The part of `fetch` the provider uses. */

@@ -1,9 +1,9 @@
 // The verification object's schemas (lib/identity/serialize.ts) and the request schemas of the identity checks
 // API (spec 4.4 leaves the fields to us; docs/identity.md has them).
 import { z } from "zod";
-import { clock } from "../clock";
-import { requestString } from "../http/request-string";
-import { calendarDate, idOf, text, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { requestTime } from "../wire/request-time";
+import { calendarDate, idOf, text, timestamp } from "../wire/response-schema";
 import { isIdOf } from "../ids";
 import { IDENTITY_RESULTS } from "./provider";
 
@@ -54,8 +54,9 @@ export function dateOfBirthProblem(value: string, now: Date): DateOfBirthProblem
   return null;
 }
 
+// Against the request's time, which is its tenant's: a sandbox project's test clock ages people as it ages loans.
 const dateOfBirthSchema = requestString().superRefine((value, context) => {
-  const problem = dateOfBirthProblem(value, clock.now());
+  const problem = dateOfBirthProblem(value, requestTime());
   if (problem) context.addIssue({ code: "custom", message: problem.message, params: { reason: problem.reason } });
 });
 

@@ -17,7 +17,7 @@ import { withDeferredTransaction } from "../deferred-transaction";
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { ApiError, notFound } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { randomToken } from "../ids";
 import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
 import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";

@@ -1,7 +1,7 @@
 // The hosted journey's form posts (docs/hosted-journey.md): which step, and the fields as the browser sends them.
 // Each step's own schema (lib/journey/journey.ts) reads its fields and refuses them with messages for the page.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { FORM_STEPS, JOURNEY_STEPS } from "./steps";
 
 export const journeyTokenParamsSchema = z.strictObject({ token: requestString().max(64) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
-import { idOf, listEnvelopeSchema, text, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
+import { idOf, listEnvelopeSchema, text, timestamp } from "../wire/response-schema";
 
 export const KEY_TYPES = ["secret", "publishable"] as const;
 export const KEY_ENVIRONMENTS = ["sandbox", "live"] as const;

@@ -5,7 +5,7 @@ import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, type PageRequest } from "../wire/pagination";
 import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
 import type { ApiKey, Prisma } from "../generated/prisma/client";

@@ -1,6 +1,6 @@
 // The loyalty ladder as the public API answers it (spec 2.10; lib/loyalty/tiers.ts).
 import { z } from "zod";
-import { text } from "../http/response-schema";
+import { text } from "../wire/response-schema";
 
 export const loyaltyLadderSchema = z
   .strictObject({

@@ -4,8 +4,8 @@
 // bucket like any partner request.
 import type { z } from "zod";
 import { config } from "../env";
-import { siteOrigins } from "../http/cors";
-import type { RequestContext } from "../http/request-context";
+import { siteOrigins } from "../wire/cors";
+import type { RequestContext } from "../wire/request-context";
 import { auditToolCall } from "./audit";
 import { partnerToolTable, type PartnerCaller } from "./partner-tools";
 import type { partnerMcpProbeSchema } from "./schemas";

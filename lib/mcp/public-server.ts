@@ -2,9 +2,9 @@
 // credential, read-only tools over public figures, its own per-address rate limit (PUBLIC_MCP_LIMIT).
 import type { z } from "zod";
 import { config } from "../env";
-import { siteOrigins } from "../http/cors";
-import { RenderedJson } from "../http/rendered-json";
-import type { RequestContext } from "../http/request-context";
+import { siteOrigins } from "../wire/cors";
+import { RenderedJson } from "../wire/rendered-json";
+import type { RequestContext } from "../wire/request-context";
 import { publicToolTable } from "./public-tools";
 import type { mcpProbeSchema, mcpServerCardSchema } from "./schemas";
 import { answerMcpPost, probeOf, type McpServerDefinition } from "./server";

@@ -10,7 +10,7 @@ import { getPricingConfig } from "../pricing/config";
 import { formatPounds } from "../money";
 import { businessLoanQuote, catalogueOf } from "../pricing/public-service";
 import type { Frequency, OneTimeQuotePence } from "../pricing/quotes";
-import { text } from "../http/response-schema";
+import { text } from "../wire/response-schema";
 import { mcpQuoteResultSchema } from "./schemas";
 import { defineTool, ToolTable, type McpTool } from "./tools";
 

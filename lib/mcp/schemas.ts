@@ -1,7 +1,7 @@
 // The reply schemas of the MCP servers: the tools' structured results (spec 2.10: the quote in pence, with
 // `units`) and the HTTP replies the API reference documents (the JSON-RPC response, the GET probe and card).
 import { z } from "zod";
-import { absoluteUrl, pence, text } from "../http/response-schema";
+import { absoluteUrl, pence, text } from "../wire/response-schema";
 
 export const mcpQuoteResultSchema = z
   .strictObject({

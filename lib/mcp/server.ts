@@ -8,8 +8,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, type CallToolResult, type InitializeResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ApiError, describeErrorCode } from "../errors";
-import { errorOutcome, type RequestContext } from "../http/request-context";
-import { parseWith } from "../http/validation";
+import { errorOutcome } from "../wire/error-outcome";
+import type { RequestContext } from "../wire/request-context";
+import { parseWith } from "../wire/validation";
 import { assertAllowedOrigin, assertProtocolVersion, isInitialize, JSON_RPC, JsonRpcError, PROTOCOL_VERSION, readMessage, SERVER_VERSION } from "./protocol";
 import { mayCall, type McpTool, type ToolTable } from "./tools";
 

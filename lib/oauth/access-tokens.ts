@@ -66,6 +66,14 @@ function base64url(text: string): string {
   return Buffer.from(text).toString("base64url");
 }
 
+/** The access token a bearer-authenticated caller sent: what it carries beyond the tenant. */
+export interface BearerToken {
+  scopes: ReadonlySet<string>;
+  clientId: string;
+  /** The token's `jti`. */
+  tokenId: string;
+}
+
 export type TokenRejection = "expired" | "wrong_audience" | "invalid";
 
 export class TokenRejectedError extends Error {

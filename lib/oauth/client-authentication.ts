@@ -2,7 +2,7 @@
 // `client_secret_post`, never both. The client id is the project's `svc_client_...`; the client secret is one
 // of its secret keys (`sk_sandbox_...` or `sk_live_...`), whose prefix selects the environment.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { ListenedCache } from "../change-feed";
 import { clock } from "../clock";
 import { readRows } from "../fast-lane";

@@ -2,7 +2,7 @@
 // project's tokens of its own environment (a sandbox key learns nothing of live tokens): anything else, like
 // anything expired, revoked, tampered or foreign, is `{active: false}`.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { readProjectState, isRevokedByProject } from "../projects/project-state";
 import { AUDIENCES, TokenRejectedError, verifyAccessToken, type AccessTokenClaims } from "./access-tokens";
 import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";

@@ -1,6 +1,6 @@
 // Reply schemas of the OAuth server (RFC 6749, 7662, 7517, 8414, 9728) for the API reference.
 import { z } from "zod";
-import { absoluteUrl, text } from "../http/response-schema";
+import { absoluteUrl, text } from "../wire/response-schema";
 
 export const tokenResponseSchema = z
   .strictObject({

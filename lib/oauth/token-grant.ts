@@ -1,6 +1,6 @@
 // The client-credentials grant (RFC 6749 §4.4, spec 4.7 and 5.2).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { markKeyUsed } from "../keys/service";
 import { AUDIENCES, mintAccessToken, PARTNER_AUDIENCE, type Audience } from "./access-tokens";
 import { oauthFormSchema, type AuthenticatedClient } from "./client-authentication";

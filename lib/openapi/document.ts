@@ -6,8 +6,12 @@
 // handler declares (`errors`). scripts/openapi.ts writes the documents; app/openapi serves them.
 import { z } from "zod";
 import { describeErrorCode, ERROR_CATALOGUE, type ErrorCode, type Ring } from "../errors";
-import { RING_BASE_PATHS, type RegisteredEndpoint } from "../http/route-registry";
+import { addressLimitOf } from "../http/endpoint";
+import { RING_BASE_PATHS } from "../http/rings";
+import type { RegisteredEndpoint } from "../http/route-registry";
+import { stepErrorCodes } from "../http/steps";
 import { GRANTABLE_SCOPES } from "../oauth/scopes";
+import { exampleOf } from "./examples";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
 
 export const OPENAPI_VERSION = "3.1.0";
@@ -47,36 +51,13 @@ export const RINGS: Record<Ring, RingDescription> = {
   },
 };
 
-/** The codes every endpoint of a ring can answer whatever it declares. */
-const ALWAYS: ErrorCode[] = ["internal_error"];
-const BEARER_FAILURES: ErrorCode[] = ["unauthenticated", "invalid_api_key", "token_expired", "token_revoked", "environment_mismatch", "audience_mismatch", "insufficient_scope", "rate_limited"];
-const CLIENT_FAILURES: ErrorCode[] = ["invalid_client", "rate_limited"];
-const PUBLISHABLE_KEY_FAILURES: ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_revoked", "account_suspended"];
-const QUERY_FAILURES: ErrorCode[] = ["unknown_field", "validation_failed"];
-const BODY_FAILURES: ErrorCode[] = ["invalid_json", "missing_content_type", "unsupported_media_type", "payload_too_large", "unknown_field", "validation_failed"];
-const FORM_FAILURES: ErrorCode[] = ["invalid_request", "unsupported_media_type", "payload_too_large"];
-const IDEMPOTENCY_FAILURES: ErrorCode[] = ["idempotency_key_malformed", "idempotency_key_reused", "idempotency_key_in_progress"];
-
-/** Every error code the endpoint can answer: those its guards imply, then those its handler declares. */
+/** Every error code the endpoint can answer: those its builder's steps declare (lib/http/steps.ts), with the handler's. */
 export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCode[] {
   const { config } = endpoint;
-  const codes = new Set<ErrorCode>(ALWAYS);
-  const add = (list: readonly ErrorCode[]) => list.forEach((code) => codes.add(code));
-  if (ring === "public" || config.addressLimit) codes.add("rate_limited");
-  if (config.scope) add(BEARER_FAILURES);
-  if (config.capability) codes.add("capability_denied");
-  if (config.authenticatesClient) add(CLIENT_FAILURES);
-  if (config.authenticatesPublishableKey) add(PUBLISHABLE_KEY_FAILURES);
-  if (config.sandboxOnly) codes.add("route_not_found");
-  if (config.params) codes.add("not_found");
-  if (config.query) add(QUERY_FAILURES);
-  if (config.body) add(config.bodyFormat === "form" ? FORM_FAILURES : BODY_FAILURES);
-  if (config.idempotent) add(IDEMPOTENCY_FAILURES);
-  if (config.rateLimit) codes.add("rate_limited");
-  add(config.errors ?? []);
+  const codes = stepErrorCodes({ ring, config });
   if (config.errorFormat === "oauth") {
     // The OAuth endpoints answer in RFC 6749 form, where validation failures are `invalid_request`.
-    for (const code of [...QUERY_FAILURES, ...BODY_FAILURES]) codes.delete(code);
+    for (const code of VALIDATION_FAILURES) codes.delete(code);
     codes.add("invalid_request");
   }
   if (config.errorFormat === "json-rpc") {
@@ -86,20 +67,24 @@ export function errorCodesOf(ring: Ring, endpoint: RegisteredEndpoint): ErrorCod
   return [...codes].sort((a, b) => statusOf(ring, a) - statusOf(ring, b) || a.localeCompare(b));
 }
 
+/** The codes of input the parse steps refuse, which RFC 6749's error form answers as `invalid_request`. */
+const VALIDATION_FAILURES: ErrorCode[] = ["unknown_field", "validation_failed", "invalid_json", "missing_content_type", "unsupported_media_type", "payload_too_large"];
+
 function statusOf(ring: Ring, code: ErrorCode): number {
   return describeErrorCode(code, ring).status;
 }
 
 /** The rate limits an endpoint is metered by, as a sentence for its description. */
 function limitsOf(ring: Ring, endpoint: RegisteredEndpoint): string[] {
-  const { config } = endpoint;
+  const { auth, rateLimit } = endpoint.config;
+  const addressLimit = addressLimitOf(auth);
   const lines: string[] = [];
-  if (config.addressLimit) lines.push(`${describe(config.addressLimit)} per client address (this endpoint's own bucket, apart from the ring's).`);
+  if (addressLimit) lines.push(`${describe(addressLimit)} per client address (this endpoint's own bucket, apart from the ring's).`);
   else if (ring === "public") lines.push(`${describe(PUBLIC_LIMIT)} per client address (the public ring's window).`);
-  if (config.scope) lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
-  if (ring === "partner" && !config.scope && !config.authenticatesClient) lines.push(`${describe(ANONYMOUS_PARTNER_LIMIT)} per client address.`);
-  if (config.authenticatesClient) lines.push(`${describe(CLIENT_AUTHENTICATION_LIMIT)} per client address, before the client authenticates.`);
-  if (config.rateLimit) lines.push(`${describe(config.rateLimit.policy)} per ${config.rateLimit.per} (this endpoint's own limit).`);
+  if (auth.kind === "bearer") lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
+  if (ring === "partner" && auth.kind === "none") lines.push(`${describe(ANONYMOUS_PARTNER_LIMIT)} per client address.`);
+  if (auth.kind === "client") lines.push(`${describe(CLIENT_AUTHENTICATION_LIMIT)} per client address, before the client authenticates.`);
+  if (rateLimit) lines.push(`${describe(rateLimit.policy)} per ${rateLimit.per} (this endpoint's own limit).`);
   return lines;
 }
 
@@ -114,7 +99,7 @@ function describe(policy: RatePolicy): string {
  * reply holds (`output`). Named schemas (`.meta({ id })`) go to `components.schemas` and are referenced.
  */
 function toJsonSchema(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
-  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema;
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline", override: withoutSafeIntegerBounds }) as JsonSchema;
   const { $schema: _dialect, $defs, ...rest } = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
@@ -124,6 +109,15 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output", components: Rec
   const { id: _id, ...definition } = rest;
   components[id] = definition;
   return { $ref: `#/components/schemas/${id}` };
+}
+
+/**
+ * zod bounds every integer by the safe-integer range, which is no rule of ours: left in, it reads as one, and
+ * the reference's renderer shows it as the example (-9007199254740991).
+ */
+function withoutSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
 }
 
 /** `/keys/{id}/roll` → `postKeysIdRoll`: stable, unique per method and path. */
@@ -175,7 +169,7 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
   const responses: Record<string, unknown> = {};
   const headers = ring === "site" ? { "X-Request-Id": { $ref: "#/components/headers/RequestId" } } : COMMON_HEADERS;
   for (const [status, schema] of Object.entries(endpoint.config.responses ?? {})) {
-    const content = schema ? { content: { [mediaTypeOf(schema)]: { schema: toJsonSchema(schema, "output", components) } } } : {};
+    const content = schema ? { content: { [mediaTypeOf(schema)]: documentedReply(schema, components) } } : {};
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? "Success", headers, ...content };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -197,6 +191,12 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
     };
   }
   return responses;
+}
+
+/** A reply's schema, and for JSON an example of it. */
+function documentedReply(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
+  const jsonSchema = toJsonSchema(schema, "output", components);
+  return mediaTypeOf(schema) === "application/json" ? { schema: jsonSchema, example: exampleOf(jsonSchema, components) } : { schema: jsonSchema };
 }
 
 /** A reply that is not JSON says so in its schema's metadata (`contentMediaType`: the support widget's script). */
@@ -223,23 +223,26 @@ const COMMON_HEADERS = {
   "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
 };
 
-function securityOf(endpoint: RegisteredEndpoint): JsonSchema[] | undefined {
-  if (endpoint.config.scope) return [{ partnerToken: [endpoint.config.scope] }];
-  if (endpoint.config.authenticatesClient) return [{ clientSecretBasic: [] }, {}];
+function securityOf({ config: { auth } }: RegisteredEndpoint): JsonSchema[] | undefined {
+  if (auth.kind === "bearer") return [{ partnerToken: [auth.scope] }];
+  if (auth.kind === "client") return [{ clientSecretBasic: [] }, {}];
   return [];
 }
 
 function descriptionOf(ring: Ring, endpoint: RegisteredEndpoint): string {
   const { config } = endpoint;
+  const { auth } = config;
   const parts: string[] = [];
   if (config.description) parts.push(config.description);
   const facts: string[] = [];
-  if (config.scope) facts.push(`**Scope:** \`${config.scope}\`.`);
-  if (config.capability) facts.push(`**Capability:** your project needs \`${config.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`);
-  if (config.authenticatesClient) facts.push("**Client authentication:** HTTP Basic with your client id and a secret key, or `client_id` and `client_secret` in the form.");
-  if (config.authenticatesPublishableKey) facts.push("**Publishable key:** `publishable_key` in the body (`pk_sandbox_…` or `pk_live_…`); a secret key is refused.");
-  if (config.anyOrigin) facts.push("**CORS:** any origin may call it from a browser (no credentials); the answer allows the caller's `Origin`.");
-  if (config.sandboxOnly) facts.push("**Sandbox only:** with a live token this route does not exist (404 `route_not_found`).");
+  if (auth.kind === "bearer") facts.push(`**Scope:** \`${auth.scope}\`.`);
+  if (auth.kind === "bearer" && auth.capability) facts.push(`**Capability:** your project needs \`${auth.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`);
+  if (auth.kind === "client") facts.push("**Client authentication:** HTTP Basic with your client id and a secret key, or `client_id` and `client_secret` in the form.");
+  if (auth.kind === "publishable_key") {
+    facts.push("**Publishable key:** `publishable_key` in the body (`pk_sandbox_…` or `pk_live_…`); a secret key is refused.");
+    facts.push("**CORS:** any origin may call it from a browser (no credentials); the answer allows the caller's `Origin`.");
+  }
+  if (auth.kind === "bearer" && auth.sandboxOnly) facts.push("**Sandbox only:** with a live token this route does not exist (404 `route_not_found`).");
   if (config.idempotent) facts.push("**Idempotent:** send an `Idempotency-Key` to make a retry safe; the first reply is replayed for 24 hours.");
   if (config.streams) facts.push("**Streams:** the reply is a server-sent event stream that stays open.");
   const limits = limitsOf(ring, endpoint);
@@ -334,6 +337,7 @@ export function openApiDocument(ring: Ring, endpoints: RegisteredEndpoint[], ser
     const tag = tagOf(endpoint.path);
     tags.add(tag);
     const requestBody = requestBodyOf(endpoint, schemas);
+    const { auth } = endpoint.config;
     const operation = {
       operationId: operationId(endpoint.method, endpoint.path),
       summary: endpoint.config.summary,
@@ -343,11 +347,11 @@ export function openApiDocument(ring: Ring, endpoints: RegisteredEndpoint[], ser
       ...(requestBody ? { requestBody } : {}),
       responses: responsesOf(ring, endpoint, schemas),
       security: securityOf(endpoint),
-      ...(endpoint.config.scope ? { "x-scope": endpoint.config.scope } : {}),
-      ...(endpoint.config.capability ? { "x-capability": endpoint.config.capability } : {}),
+      ...(auth.kind === "bearer" ? { "x-scope": auth.scope } : {}),
+      ...(auth.kind === "bearer" && auth.capability ? { "x-capability": auth.capability } : {}),
       ...(endpoint.config.rateLimit ? { "x-rate-limit": endpoint.config.rateLimit.policy } : {}),
       ...(endpoint.config.idempotent ? { "x-idempotent": true } : {}),
-      ...(endpoint.config.sandboxOnly ? { "x-sandbox-only": true } : {}),
+      ...(auth.kind === "bearer" && auth.sandboxOnly ? { "x-sandbox-only": true } : {}),
     };
     const path = endpoint.path === "" ? "/" : endpoint.path;
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation };

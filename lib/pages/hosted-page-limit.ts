@@ -3,7 +3,7 @@
 // 429 and its Retry-After (lib/errors.ts, `renderErrorPage`). proxy.ts asks before the page renders.
 import { config } from "../env";
 import { ApiError, renderErrorPage } from "../errors";
-import { clientAddress } from "../http/client-address";
+import { clientAddress } from "../wire/client-address";
 import { newId } from "../ids";
 import { rateLimiter } from "../ratelimit/limiter";
 import { HOSTED_PAGE_LIMIT, scalePolicy } from "../ratelimit/policies";

@@ -1,10 +1,10 @@
 // The payment object's schema (spec 2.6) and the request schemas of the payments API (spec 4.4), its sandbox test
 // helpers and the payment page's form.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { listQuerySchema } from "../http/pagination";
-import { metadataSchema } from "../http/metadata";
-import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../http/response-schema";
+import { requestString } from "../wire/request-string";
+import { listQuerySchema } from "../wire/pagination";
+import { metadataSchema } from "../wire/metadata";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../wire/response-schema";
 
 export const PAYMENT_TYPES = ["disbursement", "collection", "payment_link", "refund"] as const;
 export const PAYMENT_STATUSES = ["provisioned", "pending", "settled", "failed"] as const;

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { db } from "../db";
 import { notFound, type ApiError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, type PageRequest } from "../wire/pagination";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import type { listPaymentsQuerySchema } from "./schemas";
 import { serializePayment } from "./serialize";

@@ -1,10 +1,10 @@
 // The public ring's pricing endpoints (spec 4.8, 2.10): the catalogue, the configuration, and the two quotes,
 // all from the one configuration, so they always reconcile.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { fieldLabel } from "../http/validation";
+import { requestString } from "../wire/request-string";
+import { fieldLabel } from "../wire/validation";
 import { ApiError, type ErrorDetail } from "../errors";
-import { RenderedJson } from "../http/rendered-json";
+import { RenderedJson } from "../wire/rendered-json";
 import { getPricingConfig } from "./config";
 import { flexPreviewInPounds, FREQUENCIES, oneTimeQuoteInPounds, previewFlex, quoteOneTime, type Frequency, type OneTimeQuotePence } from "./quotes";
 import type { PricingConfig } from "./schemas";

@@ -2,7 +2,7 @@
 // for /products, /config/pricing, both quote endpoints, the MCP quote tool and the site assistant. Money is in
 // pounds as the public ring publishes it (two decimal places at most); rates are decimals (0.0025 = 0.25%).
 import { z } from "zod";
-import { text, timestamp } from "../http/response-schema";
+import { text, timestamp } from "../wire/response-schema";
 
 const pounds = z.number().nonnegative().multipleOf(0.01).max(1_000_000);
 const wholePounds = z.int().positive().max(1_000_000);

@@ -1,6 +1,6 @@
 // Creating a partner project with its OAuth client and a secret and publishable key per environment.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";

@@ -1,6 +1,6 @@
 // The sandbox test clock's object and request schemas (docs/sandbox.md, "Test clock").
 import { z } from "zod";
-import { timestamp } from "../http/response-schema";
+import { timestamp } from "../wire/response-schema";
 
 /** The most days one advance may move a clock: a year and a bit, so one call can see a loan through its first year. */
 export const MAX_ADVANCE_DAYS = 400;

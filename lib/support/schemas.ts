@@ -4,11 +4,11 @@
 // anything else (422 `validation_failed`: a missing, non-string, empty or whitespace-only message, a malformed
 // session id). Each error lists its fields in `detail`.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { ApiError } from "../errors";
-import { safeParseInput, validationError } from "../http/validation";
+import { safeParseInput, validationError } from "../wire/validation";
 import { isIdOf } from "../ids";
-import { absoluteUrl, text } from "../http/response-schema";
+import { absoluteUrl, text } from "../wire/response-schema";
 
 /** Characters (code points) in one message. */
 export const SUPPORT_MESSAGE_MAX_LENGTH = 1000;

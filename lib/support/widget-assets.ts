@@ -1,6 +1,6 @@
 // Serves the support widget's script and stylesheet (spec 4.8): cacheable for an hour, revalidated by ETag
-// (lib/http/static-asset.ts).
-import { staticAsset, staticAssetResponse, type StaticAsset } from "../http/static-asset";
+// (lib/wire/static-asset.ts).
+import { staticAsset, staticAssetResponse, type StaticAsset } from "../wire/static-asset";
 import { WIDGET_SCRIPT, WIDGET_STYLESHEET, WIDGET_VERSION } from "./widget-source";
 
 export const WIDGET_ASSETS = {

@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { randomToken } from "../ids";
 import { ForwarderError } from "./forwarder";
 

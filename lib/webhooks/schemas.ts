@@ -1,10 +1,10 @@
 // Request schemas of the webhook endpoints API (spec 4.6, 2.7).
 import { z } from "zod";
-import { requestString } from "../http/request-string";
+import { requestString } from "../wire/request-string";
 import { CURRENT_API_VERSION, EVENT_TYPES } from "../events/events";
-import { metadataSchema } from "../http/metadata";
-import { listQuerySchema } from "../http/pagination";
-import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, text, timestamp } from "../http/response-schema";
+import { metadataSchema } from "../wire/metadata";
+import { listQuerySchema } from "../wire/pagination";
+import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, text, timestamp } from "../wire/response-schema";
 
 /** Date versions an endpoint may pin (spec 9). */
 export const API_VERSIONS = [CURRENT_API_VERSION] as const;

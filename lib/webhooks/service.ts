@@ -6,7 +6,7 @@ import { EVENT_TYPES } from "../events/events";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
-import { paginate, type PageRequest } from "../http/pagination";
+import { paginate, type PageRequest } from "../wire/pagination";
 import { newId, randomToken } from "../ids";
 import { lockRow } from "../row-lock";
 import { mayTargetPrivateAddresses } from "./deliver";

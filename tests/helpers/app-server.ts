@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { listenForCommits } from "@/lib/background/start";
-import { stampPeerAddress } from "@/lib/http/client-address";
+import { stampPeerAddress } from "@/lib/wire/client-address";
 import type { RouteHandlers } from "@/lib/http/route";
 
 const APP_DIR = path.resolve(import.meta.dirname, "..", "..", "app");

@@ -13,7 +13,7 @@ export const HELD_PROBE_PATH = "/partner/v1/_probe/held";
 export const heldProbeRoutes = {
   [HELD_PROBE_PATH]: defineRoute("partner", "/_probe/held", {
     GET: endpoint({
-      scope: "applications:read",
+      auth: { kind: "bearer", scope: "applications:read" },
       handler: async () => {
         await db().$queryRaw`SELECT 1 AS held FROM pg_advisory_xact_lock_shared(${HELD_KEY}::bigint)`;
         return ok({ object: "probe" });

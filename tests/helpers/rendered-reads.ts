@@ -1,5 +1,5 @@
-// Reads that return PostgreSQL-rendered JSON (lib/http/rendered-json.ts), made together.
-import type { RenderedJson } from "@/lib/http/rendered-json";
+// Reads that return PostgreSQL-rendered JSON (lib/wire/rendered-json.ts), made together.
+import type { RenderedJson } from "@/lib/wire/rendered-json";
 
 /** What each read came to, in order: the parsed object, or the code of the error it threw. */
 export async function renderedOrErrorCode(reads: Promise<RenderedJson>[]): Promise<unknown[]> {

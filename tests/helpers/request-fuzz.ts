@@ -314,7 +314,7 @@ const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 /** Requests to one endpoint. */
 function arbitraryRequest(declared: RegisteredEndpoint, context: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const hasBody = METHODS_WITH_BODY.has(declared.method);
-  const authorization = declared.config.scope && context.authorization
+  const authorization = declared.config.auth.kind === "bearer" && context.authorization
     ? fc.oneof({ weight: 19, arbitrary: fc.constant(context.authorization) }, { weight: 1, arbitrary: fc.stringMatching(/^Bearer [\x21-\x7e]{0,60}$/) })
     : fc.constant(undefined);
   const idempotencyKey = declared.config.idempotent ? rarely(fc.stringMatching(/^[\x21-\x7e]{0,300}$/)) : fc.constant(null);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assertProductionConfig, config, ConfigError, demoSeedWanted, parseCliConfig, parseConfig, productionConfigWarnings, setDatabaseUrl } from "@/lib/env";
 import type { IncomingMessage } from "node:http";
-import { relayedByUntrustedProxy } from "@/lib/http/client-address";
+import { relayedByUntrustedProxy } from "@/lib/wire/client-address";
 import { isOperatorRequest } from "@/lib/http/operator-access";
 
 describe("configuration", () => {

@@ -150,10 +150,8 @@ describe("notFound", () => {
   });
 
   it("is the only maker of a not-found error", () => {
-    // Still to move to notFound: the route builder's unmatched path parameters and two MCP explanations.
-    const notYetMoved = new Set(["lib/http/route.ts", "lib/mcp/partner-tools.ts"]);
     const inline = readSourceFiles(["lib", "app", "bin", "inngest"])
-      .filter(({ file }) => file !== "lib/errors.ts" && !notYetMoved.has(file))
+      .filter(({ file }) => file !== "lib/errors.ts")
       .filter(({ text }) => /new ApiError\(\s*["'](resource_)?not_found["']/.test(text))
       .map(({ file }) => file);
     expect(inline).toEqual([]);

@@ -1,7 +1,8 @@
 // Boundaries the source keeps, checked by reading it: lib/ never imports from inngest/ (the functions there are
-// thin callers of lib/, not the other way round); configuration is read from the environment only in
-// lib/env.ts; strings from outside are built on requestString (lib/http/request-string.ts), and pages read their
-// address through it (lib/http/page-values.ts); and lib/ takes the
+// thin callers of lib/, not the other way round); domains never import the route builder (lib/http), only the
+// wire helpers (lib/wire); configuration is read from the environment only in
+// lib/env.ts; strings from outside are built on requestString (lib/wire/request-string.ts), and pages read their
+// address through it (lib/wire/page-values.ts); and lib/ takes the
 // time from the clock (lib/clock.ts), so tests can freeze it. The layers (docs/architecture.md, "Background
 // work"): no import circle spans two folders, only the composition root of background work and its few callers
 // import the scheduler (lib/jobs), and the kernel modules import no domain. scripts/ and tests/ are outside these
@@ -14,7 +15,7 @@ import { readSourceFiles } from "../helpers/source-files";
  * Strings that do not come from a request or the admin CLI, so need not be built on requestString: the
  * configuration, a Companies House answer, the claims of an access token we signed, and the replies we write.
  */
-const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-registry.ts", "lib/oauth/access-tokens.ts", "lib/http/request-string.ts", "lib/http/response-schema.ts"]);
+const NOT_INPUT_FILES = new Set(["lib/env.ts", "lib/registry/companies-house-registry.ts", "lib/oauth/access-tokens.ts", "lib/wire/request-string.ts", "lib/wire/response-schema.ts"]);
 
 /** The rate limiter measures a store's outage and Upstash's reset instants in real time (see each file). */
 const REAL_TIME_FILES = new Set(["lib/ratelimit/limiter.ts", "lib/ratelimit/redis-store.ts"]);
@@ -92,6 +93,14 @@ describe("source boundaries", () => {
     const offending = files
       .filter(({ file }) => file.startsWith("lib/"))
       .flatMap(({ file, text }) => importedPaths(file, text).filter((imported) => imported === "inngest" || imported.startsWith("inngest/")).map((imported) => `${file} imports ${imported}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("has no domain module import the route builder (lib/http): domains speak to the wire through lib/wire only", () => {
+    // lib/openapi documents the builder's declarations, so it reads them.
+    const offending = files
+      .filter(({ file }) => file.startsWith("lib/") && !file.startsWith("lib/http/") && !file.startsWith("lib/openapi/"))
+      .flatMap(({ file, text }) => importedPaths(file, text).filter((imported) => imported.startsWith("lib/http/")).map((imported) => `${file} imports ${imported}`));
     expect(offending).toEqual([]);
   });
 

@@ -4,5 +4,5 @@ import { DISCOVERY_CACHE_CONTROL, protectedResourceMetadata } from "@/lib/oauth/
 import { protectedResourceMetadataSchema } from "@/lib/oauth/schemas";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/.well-known/oauth-protected-resource", {
-  GET: endpoint({ summary: "Protected-resource metadata for the partner API (RFC 9728)", responses: { 200: protectedResourceMetadataSchema }, handler: () => ok(protectedResourceMetadata(), { "Cache-Control": DISCOVERY_CACHE_CONTROL }) }),
+  GET: endpoint({ summary: "Protected-resource metadata for the partner API (RFC 9728)", responses: { 200: protectedResourceMetadataSchema }, auth: { kind: "none" }, handler: () => ok(protectedResourceMetadata(), { "Cache-Control": DISCOVERY_CACHE_CONTROL }) }),
 });

@@ -17,6 +17,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
       "forwarded. To anyone else the route does not exist.",
     responses: { 200: internalHealthSchema },
     errors: ["route_not_found"],
+    auth: { kind: "none" },
     handler: ({ request }) => {
       if (!isOperatorRequest(request)) throw new ApiError("route_not_found");
       const { backend, reachable, fallbackCount } = rateLimiter().status();

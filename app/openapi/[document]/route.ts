@@ -2,7 +2,7 @@
 // documents, generated from the routes' endpoint configs (lib/openapi/document.ts, scripts/openapi.ts).
 import { z } from "zod";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { RenderedJson } from "@/lib/http/rendered-json";
+import { RenderedJson } from "@/lib/wire/rendered-json";
 import { servedDocument } from "@/lib/openapi/documents";
 import type { Ring } from "@/lib/errors";
 
@@ -11,6 +11,7 @@ const DOCUMENTS = { "partner.json": "partner", "public.json": "public", "site.js
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/openapi/{document}", {
   GET: endpoint({
     summary: "An OpenAPI 3.1 document: partner.json, public.json or site.json",
+    auth: { kind: "none" },
     params: z.strictObject({ document: z.enum(Object.keys(DOCUMENTS) as [keyof typeof DOCUMENTS]) }),
     responses: { 200: z.looseObject({ openapi: z.literal("3.1.0") }).meta({ description: "An OpenAPI 3.1 document." }) },
     errors: ["service_unavailable"],

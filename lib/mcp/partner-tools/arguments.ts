@@ -1,7 +1,7 @@
 // The arguments several partner tools share.
 import { z } from "zod";
 import { DAY_MS } from "../../clock";
-import { requestString } from "../../http/request-string";
+import { requestString } from "../../wire/request-string";
 
 export const applicationIdInput = z.strictObject({ application_id: requestString().startsWith("app_").meta({ description: "The application's id (`app_…`)." }) });
 export const accountIdInput = z.strictObject({ account_id: requestString().startsWith("acc_").meta({ description: "The account's id (`acc_…`)." }) });

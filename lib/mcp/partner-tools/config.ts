@@ -1,6 +1,6 @@
 // The configuration tool (`owner.read`): how the project is set up in the token's environment. No secrets.
 import { z } from "zod";
-import { idOf, text } from "../../http/response-schema";
+import { idOf, text } from "../../wire/response-schema";
 import { readProjectState } from "../../projects/project-state";
 import { readTenantProject } from "../../projects/queries";
 import { tierLimitsFor } from "../../ratelimit/policies";

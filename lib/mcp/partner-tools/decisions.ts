@@ -3,7 +3,7 @@ import { z } from "zod";
 import { readOwnApplicationWithDecision } from "../../applications/queries";
 import { REASON_MESSAGES } from "../../decisions/serialize";
 import { notFound } from "../../errors";
-import { idOf, pence, text, timestamp } from "../../http/response-schema";
+import { idOf, pence, text, timestamp } from "../../wire/response-schema";
 import { formatPounds } from "../../money";
 import { defineTool } from "../tools";
 import { ACCESS, type PartnerCaller } from "./access";

@@ -7,7 +7,7 @@ import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES } from "../../a
 import { transactionSchema } from "../../accounts/schemas";
 import { serializeTransaction } from "../../accounts/serialize";
 import { tenantToday } from "../../accounts/service";
-import { calendarDate, idOf, pence, text, timestamp } from "../../http/response-schema";
+import { calendarDate, idOf, pence, text, timestamp } from "../../wire/response-schema";
 import { formatPounds } from "../../money";
 import { listFinishedCollections } from "../../payments/queries";
 import { defineTool } from "../tools";

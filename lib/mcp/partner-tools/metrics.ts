@@ -6,7 +6,7 @@ import { countApplications } from "../../applications/queries";
 import { clock } from "../../clock";
 import { countDecisionsByOutcome } from "../../decisions/queries";
 import { countEvents } from "../../events/queries";
-import { pence, timestamp } from "../../http/response-schema";
+import { pence, timestamp } from "../../wire/response-schema";
 import { countIdentityChecksByStatus } from "../../identity/queries";
 import { formatPounds } from "../../money";
 import { countCollectionsByStatus } from "../../payments/queries";

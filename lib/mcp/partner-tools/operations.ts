@@ -4,7 +4,7 @@ import { z } from "zod";
 import { countApplications } from "../../applications/queries";
 import { clock } from "../../clock";
 import { countEnquiriesByForm } from "../../enquiries/queries";
-import { text, timestamp } from "../../http/response-schema";
+import { text, timestamp } from "../../wire/response-schema";
 import { countIdentityChecks } from "../../identity/queries";
 import { countPayments } from "../../payments/queries";
 import { countDisabledWebhookEndpoints, countPendingWebhookDeliveries } from "../../webhooks/queries";

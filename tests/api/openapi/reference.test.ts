@@ -71,6 +71,30 @@ describe("the documents", () => {
     expect(unresolved).toEqual([]);
   });
 
+  it("shows examples of real values: none holds the safe-integer bound zod gives every integer, or any number out of a lender's range", () => {
+    const exampleNumbers: number[] = [];
+    const collect = (node: unknown, inExample: boolean): void => {
+      if (typeof node === "number" && inExample) exampleNumbers.push(node);
+      if (node === null || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) collect(value, inExample || key === "example" || key === "examples");
+    };
+    for (const ring of RINGS) {
+      expect(JSON.stringify(documents[ring])).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      collect(documents[ring], false);
+    }
+    expect(exampleNumbers.length).toBeGreaterThan(50);
+    expect(exampleNumbers.filter((value) => Math.abs(value) > 10_000_000_000)).toEqual([]);
+  });
+
+  it("shows an application of a size we lend as the example of POST /applications' 201", () => {
+    const created = documents.partner.paths["/applications"]!.post as { responses: Record<string, { content: Record<string, { example: { amount_pence: number; term_months: number } }> }> };
+    const { amount_pence, term_months } = created.responses["201"]!.content["application/json"]!.example;
+    expect(amount_pence).toBeGreaterThanOrEqual(100_000);
+    expect(amount_pence).toBeLessThanOrEqual(25_000_000);
+    expect(term_months).toBeGreaterThanOrEqual(3);
+    expect(term_months).toBeLessThanOrEqual(60);
+  });
+
   it("gives each operation a unique id", () => {
     for (const ring of RINGS) {
       const ids = Object.values(documents[ring].paths).flatMap((methods) => Object.values(methods).map((operation) => (operation as { operationId: string }).operationId));
@@ -349,7 +373,7 @@ describe("each route's reply matches its documented schema", () => {
   });
 
   it("documents the error a scoped partner route answers without a token", async () => {
-    for (const endpoint of endpoints.filter(({ ring, config }) => ring === "partner" && config.scope)) {
+    for (const endpoint of endpoints.filter(({ ring, config }) => ring === "partner" && config.auth.kind === "bearer")) {
       const concrete = endpoint.path.replace("{id}", "app_00000000000000000000000000");
       const response = await fetch(`${server.url}/partner/v1${concrete}`, { method: endpoint.method });
       const { validate } = validatorFor("partner", endpoint, 401);

@@ -21,19 +21,22 @@ const probeBody = z.strictObject({
 // Probes sit on the site ring (no bearer token); the partner ring's bearer step is tested with real routes.
 const probeRoutes = {
   "/partner/v1/_probe": defineRoute("site", "/partner/v1/_probe", {
-    POST: endpoint({ body: probeBody, handler: ({ body }) => created({ object: "probe", received: body }) }),
+    POST: endpoint({ auth: { kind: "none" }, body: probeBody, handler: ({ body }) => created({ object: "probe", received: body }) }),
     GET: endpoint({
+      auth: { kind: "none" },
       query: z.strictObject({ colour: z.enum(["red", "blue"]).optional() }),
       handler: ({ query }) => ok({ object: "probe", colour: query.colour ?? null }),
     }),
   }),
   "/partner/v1/_probe/fail": defineRoute("site", "/partner/v1/_probe/fail", {
     GET: endpoint({
+      auth: { kind: "none" },
       handler: () => {
         throw new Error("database password is hunter2");
       },
     }),
     POST: endpoint({
+      auth: { kind: "none" },
       handler: () => {
         throw new ApiError("rate_limited", { retryAfterMs: 1_500 });
       },
@@ -41,10 +44,10 @@ const probeRoutes = {
   }),
   "/partner/v1/_probe/malformed-query": defineRoute("site", "/partner/v1/_probe/malformed-query", {
     // A message PostgreSQL cannot read: the NUL ends the simple query early (08P01 protocol_violation).
-    GET: endpoint({ handler: async () => ok((await sharedPool().query("SELECT 'a\u0000b'")).rows) }),
+    GET: endpoint({ auth: { kind: "none" }, handler: async () => ok((await sharedPool().query("SELECT 'a\u0000b'")).rows) }),
   }),
   "/public/v1/_probe": defineRoute("public", "/_probe", {
-    POST: endpoint({ body: z.strictObject({ note: z.string() }), handler: () => created({ ok: true }) }),
+    POST: endpoint({ auth: { kind: "none" }, body: z.strictObject({ note: z.string() }), handler: () => created({ ok: true }) }),
   }),
 };
 

@@ -337,6 +337,26 @@ describe("application status", () => {
   });
 });
 
+describe("a sandbox project's test clock", () => {
+  it("ages the people checked: a date of birth is checked against the project's time, as its objects are stamped", async () => {
+    const partner = await newPartner();
+    const applicationId = await openApplication(partner.tenant);
+    // 16 on 2099-06-20: too young on the real day (2099-06-15), old enough a week on.
+    const sixteenOnTheTwentieth = { ...ADA, date_of_birth: "2083-06-20" };
+    const early = await expectApiError(await postCheck(partner.token, { application_id: applicationId, people: [sixteenOnTheTwentieth] }), 422, "validation_failed");
+    expect(early.error.detail?.map(({ field, reason }) => ({ field, reason }))).toEqual([{ field: "people.0.date_of_birth", reason: "too_young" }]);
+
+    const advanced = await fetch(`${server.url}/partner/v1/test_helpers/clock/advance`, bearer(partner.token, jsonRequest("POST", { days: 7 })));
+    expect((await expectJson<Json>(advanced, 200)).offset_days).toBe(7);
+    const check = await expectJson<Json>(await postCheck(partner.token, { application_id: applicationId, people: [sixteenOnTheTwentieth] }), 201);
+    expect(check.created_at).toBe("2099-06-22T10:00:00.000Z");
+    // Still too young on the project's day, a week before turning 16.
+    const tooYoung = { ...ADA, date_of_birth: "2083-06-29" };
+    const refused = await expectApiError(await postCheck(partner.token, { application_id: applicationId, people: [tooYoung] }), 422, "validation_failed");
+    expect(refused.error.detail?.[0]?.reason).toBe("too_young");
+  });
+});
+
 describe("bad input", () => {
   let partner: TestPartner;
   let applicationId: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
-import { listQuerySchema, paginate } from "@/lib/http/pagination";
+import { listQuerySchema, paginate } from "@/lib/wire/pagination";
 import { newId } from "@/lib/ids";
 import { createProject } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -11,6 +11,7 @@ import { expectApiError } from "../../helpers/http";
 
 const probeList = defineRoute("site", "/_probe_projects", {
   GET: endpoint({
+    auth: { kind: "none" },
     query: listQuerySchema({ tag: z.string().min(1) }),
     handler: async ({ query, context }) => {
       const where = { name: { startsWith: query.tag } };

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const project = await createTestProject();
   await changeProjectCapabilities(db(), project.project_id, { enable: [...PROJECT_CAPABILITIES] });
   token = await mintToken(server.url, project);
-  routesWithIds = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner" && declared.path.includes("{id}") && declared.config.scope);
+  routesWithIds = (await loadAllEndpoints()).filter((declared) => declared.ring === "partner" && declared.path.includes("{id}") && declared.config.auth.kind === "bearer");
 });
 afterAll(() => server?.close());
 

@@ -8,7 +8,7 @@ import { recordEvents } from "@/lib/events/events";
 import type { Principal } from "@/lib/http/auth";
 import { meterPartnerRequest, meterSubLimit } from "@/lib/http/metering";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
-import { startRequest } from "@/lib/http/request-context";
+import { startRequest } from "@/lib/http/request-edges";
 import { ApiError } from "@/lib/errors";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import type { ProjectCredentials } from "@/lib/projects/create-project";

@@ -14,6 +14,7 @@ import { basicAuthorization, bearer, createTestProject, mintToken } from "../../
 
 const failingRoute = defineRoute("site", "/_probe/fault", {
   GET: endpoint({
+    auth: { kind: "none" },
     handler: () => {
       throw new Error("the ledger is on fire");
     },

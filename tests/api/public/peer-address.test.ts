@@ -3,7 +3,7 @@
 // per-address bucket with every request.
 import { expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/client-address";
+import { PEER_ADDRESS_HEADER } from "@/lib/wire/client-address";
 import * as publicHealth from "@/app/public/v1/healthz/route";
 
 const routeContext = { params: Promise.resolve({}) };

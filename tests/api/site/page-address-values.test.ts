@@ -1,5 +1,5 @@
 // What the pages read from their address (path parameters and the query) goes through the APIs' request-string
-// rule (lib/http/request-string.ts): a value PostgreSQL cannot store (a NUL), or one of the wrong form, is
+// rule (lib/wire/request-string.ts): a value PostgreSQL cannot store (a NUL), or one of the wrong form, is
 // ignored or names nothing, as an unknown one would, and never reaches a query (it was a 500). Each page that
 // reads its address is rendered here as Next renders it, against the real database.
 import { renderToStaticMarkup } from "react-dom/server";

@@ -1,9 +1,9 @@
-// The one string schema for input from outside (lib/http/request-string.ts): text PostgreSQL can store as sent
+// The one string schema for input from outside (lib/wire/request-string.ts): text PostgreSQL can store as sent
 // is accepted, NUL and unpaired surrogates are refused with the reason the envelope reports.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { requestString } from "@/lib/http/request-string";
-import { parseWith } from "@/lib/http/validation";
+import { requestString } from "@/lib/wire/request-string";
+import { parseWith } from "@/lib/wire/validation";
 
 const note = z.strictObject({ note: requestString().max(5) });
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import type { RegisteredEndpoint } from "@/lib/http/route-registry";
-import { PUBLIC_MCP_LIMIT, SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 import { loadAllEndpoints } from "../../helpers/routes";
 
 let endpoints: RegisteredEndpoint[];
@@ -21,7 +21,8 @@ function partnerRouteTable(): string {
     const policy = config.rateLimit?.policy;
     const rate = policy?.kind === "tokenBucket" ? `${policy.ratePerSecond}/s${policy.burst !== policy.ratePerSecond ? ` (bursts of ${policy.burst})` : ""}` : "";
     const limit = config.rateLimit ? `${rate} per ${config.rateLimit.per}` : "";
-    return `| \`${method} /partner/v1${path}\` | ${config.scope ? `\`${config.scope}\`` : "none (client authentication or public)"} | ${limit} |`;
+    const scope = config.auth.kind === "bearer" ? `\`${config.auth.scope}\`` : "none (client authentication or public)";
+    return `| \`${method} /partner/v1${path}\` | ${scope} | ${limit} |`;
   });
   return ["| Route | Scope | Own limit |", "|---|---|---|", ...rows].join("\n");
 }
@@ -33,10 +34,9 @@ describe("endpoint configs", () => {
     expect(partner().length).toBeGreaterThanOrEqual(29);
   });
 
-  it("give every partner endpoint a scope, or null for the OAuth endpoints only", () => {
+  it("give every partner endpoint a bearer scope, but for the OAuth endpoints", () => {
     for (const { method, path, config } of partner()) {
-      expect(config.scope, `${method} ${path}`).not.toBeUndefined();
-      if (config.scope === null) expect(path, `${method} ${path} takes no bearer token`).toMatch(/^\/oauth\//);
+      if (config.auth.kind !== "bearer") expect(path, `${method} ${path} takes no bearer token`).toMatch(/^\/oauth\//);
     }
   });
 
@@ -57,7 +57,7 @@ describe("endpoint configs", () => {
   });
 
   it("gate the white-label endpoints, and only those, on the white_label capability (spec 1)", () => {
-    const gated = endpoints.filter((declared) => declared.config.capability).map(({ method, path, config }) => [`${method} ${path}`, config.capability]);
+    const gated = endpoints.flatMap(({ method, path, config: { auth } }) => (auth.kind === "bearer" && auth.capability ? [[`${method} ${path}`, auth.capability]] : []));
     expect(gated.sort()).toEqual([
       ["GET /identity/checks/{id}", "white_label"],
       ["POST /applications/{id}/accept", "white_label"],
@@ -84,29 +84,22 @@ describe("endpoint configs", () => {
 });
 
 describe("defineRoute", () => {
-  it("refuses a partner endpoint that declares no scope", () => {
-    expect(() => defineRoute("partner", "/unscoped", { GET: endpoint({ handler: () => ok({}) }) })).toThrow('Partner endpoint "GET /unscoped" declares no scope');
+  it("refuses a partner endpoint that declares no auth", () => {
+    expect(() => defineRoute("partner", "/unguarded", { GET: endpoint({ handler: () => ok({}) } as never) })).toThrow('Endpoint "GET /unguarded" declares no auth');
   });
 
   it("refuses secret fields on an endpoint that is not idempotent: there is no record to keep them from", () => {
-    expect(() => defineRoute("partner", "/secretive", { POST: endpoint({ scope: "partner:manage", secretFields: ["secret"], handler: () => ok({}) }) })).toThrow(
+    expect(() => defineRoute("partner", "/secretive", { POST: endpoint({ auth: { kind: "bearer", scope: "partner:manage" }, secretFields: ["secret"], handler: () => ok({}) }) })).toThrow(
       'Endpoint "POST /secretive" declares secretFields but is not idempotent',
     );
   });
 
-  it("refuses a capability on an endpoint without a bearer scope: there is no project to check", () => {
-    expect(() => defineRoute("partner", "/gated", { POST: endpoint({ scope: null, capability: "white_label", handler: () => ok({}) }) })).toThrow(
-      'Endpoint "POST /gated" requires a capability but no bearer scope',
-    );
+  it("refuses a publishable key on the partner ring", () => {
+    expect(() => defineRoute("partner", "/widget", { POST: endpoint({ auth: { kind: "publishable_key" }, handler: () => ok({}) }) })).toThrow('Partner endpoint "POST /widget" cannot take a publishable key');
   });
 
-  it("refuses a per-address bucket on an endpoint whose caller has credentials to meter", () => {
-    expect(() => defineRoute("partner", "/bucketed", { GET: endpoint({ scope: "events:read", addressLimit: PUBLIC_MCP_LIMIT, handler: () => ok({}) }) })).toThrow(
-      'Endpoint "GET /bucketed" has a caller to meter: it cannot take a per-address bucket instead',
-    );
-  });
-
-  it("refuses a scope on a ring without bearer tokens", () => {
-    expect(() => defineRoute("public", "/scoped", { GET: endpoint({ scope: "events:read", handler: () => ok({}) }) })).toThrow("cannot require a scope");
+  it("refuses a credential on the public ring, which takes none", () => {
+    expect(() => defineRoute("public", "/scoped", { GET: endpoint({ auth: { kind: "bearer", scope: "events:read" }, handler: () => ok({}) }) })).toThrow("its auth is none");
+    expect(() => defineRoute("public", "/client", { POST: endpoint({ auth: { kind: "client" }, handler: () => ok({}) }) })).toThrow("its auth is none");
   });
 });

@@ -1,11 +1,11 @@
 // Every kind of zod issue becomes a detail item whose message is a sentence naming the field and the rule
-// (lib/http/validation.ts), never zod's own text; a body that is empty or not an object says so.
+// (lib/wire/validation.ts), never zod's own text; a body that is empty or not an object says so.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/errors";
-import { metadataSchema } from "@/lib/http/metadata";
-import { requestString } from "@/lib/http/request-string";
-import { parseWith } from "@/lib/http/validation";
+import { metadataSchema } from "@/lib/wire/metadata";
+import { requestString } from "@/lib/wire/request-string";
+import { parseWith } from "@/lib/wire/validation";
 
 const probe = z.strictObject({
   count: z.int().min(1).max(10).optional(),

@@ -1,9 +1,9 @@
 // /apply/{token} — where handoff_url lands (docs/hosted-journey.md): the application's journey opens at the step
 // it has reached. A `state` in the address is kept for the redirect at the end (one that is not request text,
-// lib/http/page-values.ts, is ignored).
+// lib/wire/page-values.ts, is ignored).
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { readPageValues } from "@/lib/http/page-values";
+import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney } from "@/lib/journey/journey";
 import { journeyEntryQuerySchema, journeyTokenParamsSchema } from "@/lib/journey/schemas";
 import { JourneyFrame } from "./journey-parts";

@@ -4,7 +4,7 @@
 // says so and offers the way back to the partner's `redirect_uri`, with `payment_id` appended.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { readPageValues } from "@/lib/http/page-values";
+import { readPageValues } from "@/lib/wire/page-values";
 import { paymentPageFor, type PaymentPage } from "@/lib/accounts/payment-links";
 import { paymentLinkTokenParamsSchema } from "@/lib/payments/schemas";
 import type { PaymentFailureCode } from "@/lib/payments/schemas";

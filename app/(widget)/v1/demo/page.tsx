@@ -3,7 +3,7 @@
 // from the whole-window journey of a phone, it shows the application_id the return address carries.
 import type { Metadata } from "next";
 import { demoPublishableKey, demoQuerySchema } from "@/lib/apply-widget/demo";
-import { readPageValues } from "@/lib/http/page-values";
+import { readPageValues } from "@/lib/wire/page-values";
 import { config } from "@/lib/env";
 import { DemoLauncher } from "./demo-launcher";
 import "./demo.css";

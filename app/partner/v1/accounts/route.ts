@@ -6,7 +6,7 @@ import { listAccounts } from "@/lib/accounts/service";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts", {
   GET: endpoint({
     summary: "List accounts",
-    scope: "accounts.read",
+    auth: { kind: "bearer", scope: "accounts.read" },
     query: listAccountsQuerySchema,
     responses: { 200: accountListSchema },
     errors: ["not_found"],

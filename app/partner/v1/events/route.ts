@@ -9,7 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "List events",
     description: "Newest first, kept 30 days; filter by `type` and `created_after`.",
     responses: { 200: eventListSchema },
-    scope: "events:read",
+    auth: { kind: "bearer", scope: "events:read" },
     query: listEventsQuerySchema,
     handler: async ({ tenant, query, context }) => ok(await listEvents({ tenant, query, url: context.url.pathname })),
   }),

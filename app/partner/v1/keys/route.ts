@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "List API keys",
     responses: { 200: apiKeyListSchema },
-    scope: "partner:manage",
+    auth: { kind: "bearer", scope: "partner:manage" },
     query: listKeysQuerySchema,
     handler: async ({ tenant, query, context }) => ok(await listKeys({ tenant, query, url: context.url.pathname })),
   }),
@@ -17,7 +17,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "A secret (`sk_…`) or publishable (`pk_…`) key of the token's environment; the secret is shown once.",
     responses: { 201: newApiKeySchema },
     errors: ["environment_mismatch"],
-    scope: "partner:manage",
+    auth: { kind: "bearer", scope: "partner:manage" },
     body: createKeyBodySchema,
     idempotent: true,
     secretFields: ["secret"],

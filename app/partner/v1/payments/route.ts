@@ -6,7 +6,7 @@ import { listPayments } from "@/lib/payments/service";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/payments", {
   GET: endpoint({
     summary: "List payments",
-    scope: "payments:read",
+    auth: { kind: "bearer", scope: "payments:read" },
     query: listPaymentsQuerySchema,
     responses: { 200: paymentListSchema },
     errors: ["not_found"],

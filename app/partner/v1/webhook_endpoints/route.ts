@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "List webhook endpoints",
     responses: { 200: webhookEndpointListSchema },
-    scope: "webhooks:manage",
+    auth: { kind: "bearer", scope: "webhooks:manage" },
     query: listWebhookEndpointsQuerySchema,
     handler: async ({ tenant, query, context }) => ok(await listWebhookEndpoints({ tenant, query, url: context.url.pathname })),
   }),
@@ -17,7 +17,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "An https URL and the event types to send (`[\"*\"]` for all). The signing secret (`whsec_…`) is in the reply.",
     responses: { 201: webhookEndpointWithSecretSchema },
     errors: ["webhook_endpoint_limit", "webhook_endpoint_url_invalid", "webhook_event_unknown"],
-    scope: "webhooks:manage",
+    auth: { kind: "bearer", scope: "webhooks:manage" },
     body: createWebhookEndpointBodySchema,
     idempotent: true,
     secretFields: ["secret"],

@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     summary: "Record a cookie-consent snapshot",
     description: "Fail-open: always 202, with `recorded` false when the body is unusable or the snapshot could not be kept.",
     responses: { 202: consentRecordedSchema },
+    auth: { kind: "none" },
     query: recordConsentQuerySchema,
     body: recordConsentBodySchema.nullable(),
     bodyLimitBytes: CONSENT_BODY_LIMIT_BYTES,

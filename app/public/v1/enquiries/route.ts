@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     summary: "Send an enquiry, lead or complaint",
     responses: { 201: enquirySchema },
     errors: ["form_required", "invalid_email", "invalid_dept", "invalid_value_type"],
+    auth: { kind: "none" },
     body: createEnquiryRawBodySchema,
     bodyLimitBytes: ENQUIRY_BODY_LIMIT_BYTES,
     handler: async ({ body }) => created(await createEnquiry({ input: parseCreateEnquiryBody(body) })),

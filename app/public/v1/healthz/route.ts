@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     summary: "Platform health",
     description: "200 when healthy; 503 with the same object when the database, its migrations or the queue are not.",
     responses: { 200: healthSchema, 503: healthSchema },
+    auth: { kind: "none" },
     handler: async () => {
       const health = await checkHealth(db());
       return reply(health.status === "ok" ? 200 : 503, health);

@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   GET: endpoint({
     summary: "The product catalogue",
     responses: { 200: productCatalogueSchema },
+    auth: { kind: "none" },
     handler: async () => ok(await productCatalogue(), CACHEABLE),
   }),
 });

@@ -3,7 +3,7 @@
 // page says where the application stands instead.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { readPageValues } from "@/lib/http/page-values";
+import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
 import { journeyPageParamsSchema } from "@/lib/journey/schemas";
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";

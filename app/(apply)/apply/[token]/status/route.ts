@@ -9,7 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
   GET: endpoint({
     summary: "Where a hosted journey's application stands",
     params: journeyTokenParamsSchema,
-    addressLimit: JOURNEY_STATUS_LIMIT,
+    auth: { kind: "none", addressLimit: JOURNEY_STATUS_LIMIT },
     responses: { 200: journeyStatusSchema },
     errors: ["not_found"],
     errorFormat: "site",

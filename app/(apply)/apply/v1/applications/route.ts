@@ -12,9 +12,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
       "What `LendingApply.open` calls: a new application for the publishable key's project and environment, made as `POST /partner/v1/applications` makes one " +
       "(`application.created` fires). The calling page's origin may frame the application's journey, which announces its end to that origin alone. " +
       "The reply carries only the application's id and `handoff_url`.",
-    authenticatesPublishableKey: true,
-    anyOrigin: true,
-    addressLimit: WIDGET_START_ADDRESS_LIMIT,
+    auth: { kind: "publishable_key", addressLimit: WIDGET_START_ADDRESS_LIMIT },
     rateLimit: SUB_LIMITS.widgetStartsPerKey,
     body: startWidgetApplicationBodySchema,
     responses: { 201: applicationHandoffSchema },

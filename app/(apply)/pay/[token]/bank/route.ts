@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: bankResponseFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    addressLimit: PAYMENT_BANK_LIMIT,
+    auth: { kind: "none", addressLimit: PAYMENT_BANK_LIMIT },
     responses: { 303: null },
     errors: ["not_found", "csrf_token_invalid"],
     handler: async ({ request, params, body }) => {

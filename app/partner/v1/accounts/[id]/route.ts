@@ -6,7 +6,7 @@ import { retrieveAccount } from "@/lib/accounts/queries";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}", {
   GET: endpoint({
     summary: "Retrieve an account with its schedule",
-    scope: "accounts.read",
+    auth: { kind: "bearer", scope: "accounts.read" },
     params: accountIdParamsSchema,
     responses: { 200: accountSchema },
     errors: ["not_found"],

@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "Retrieve an application",
     responses: { 200: applicationSchema },
-    scope: "applications:read",
+    auth: { kind: "bearer", scope: "applications:read" },
     params: applicationIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await retrieveApplication({ tenant, id: params.id })),
   }),

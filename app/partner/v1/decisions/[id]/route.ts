@@ -9,7 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "Retrieve a decision",
     description: "The outcome, decline reasons, conditions and, on approval, the offer with its first repayments.",
     responses: { 200: decisionSchema },
-    scope: "decisions:read",
+    auth: { kind: "bearer", scope: "decisions:read" },
     params: decisionIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await retrieveDecision({ tenant, id: params.id })),
   }),

@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "Retrieve an event",
     responses: { 200: eventSchema },
-    scope: "events:read",
+    auth: { kind: "bearer", scope: "events:read" },
     params: eventIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await retrieveEvent({ tenant, id: params.id })),
   }),

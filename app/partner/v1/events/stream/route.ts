@@ -13,9 +13,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
       "What `cli listen` reads: new events as they happen, resuming after `Last-Event-ID`. Closes after STREAM_MAX_SECONDS (600 by default), " +
       "or when the client has taken nothing it was sent for 30 seconds; reconnect to continue.",
     responses: { 200: eventStreamSchema },
-    scope: "events:read",
+    auth: { kind: "bearer", scope: "events:read", sandboxOnly: true },
     query: streamEventsQuerySchema,
-    sandboxOnly: true,
     streams: true,
     handler: async ({ tenant, query, request }) => {
       const stream = await streamEvents({ tenant, types: query.types, lastEventId: request.headers.get("last-event-id"), signal: request.signal });

@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "Retrieve an API key",
     responses: { 200: apiKeySchema },
-    scope: "partner:manage",
+    auth: { kind: "bearer", scope: "partner:manage" },
     params: keyIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await retrieveKey({ tenant, id: params.id })),
   }),
@@ -16,7 +16,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "Revoke an API key",
     description: "Irreversible: the key stops authenticating at once.",
     responses: { 200: apiKeySchema },
-    scope: "partner:manage",
+    auth: { kind: "bearer", scope: "partner:manage" },
     params: keyIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await revokeKey({ tenant, id: params.id })),
   }),

@@ -6,7 +6,7 @@ import { retrievePayment } from "@/lib/payments/service";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/payments/{id}", {
   GET: endpoint({
     summary: "Retrieve a payment",
-    scope: "payments:read",
+    auth: { kind: "bearer", scope: "payments:read" },
     params: paymentIdParamsSchema,
     responses: { 200: paymentSchema },
     errors: ["not_found"],

@@ -8,7 +8,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   POST: endpoint({
     summary: "Create a payment link",
     description: "A page where the payer pays `amount_pence` (at most the account's payoff today) from their bank; it takes payment for 24 hours.",
-    scope: "payments:write",
+    auth: { kind: "bearer", scope: "payments:write" },
     rateLimit: SUB_LIMITS.paymentLinksCreate,
     body: createPaymentLinkBodySchema,
     idempotent: true,

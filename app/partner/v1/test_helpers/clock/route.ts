@@ -7,8 +7,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   GET: endpoint({
     summary: "Read the project's sandbox test clock (sandbox)",
     responses: { 200: testClockSchema },
-    scope: "applications:write",
-    sandboxOnly: true,
+    auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     handler: async ({ tenant }) => ok(await retrieveTestClock({ tenant })),
   }),
 });

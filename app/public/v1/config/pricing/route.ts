@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   GET: endpoint({
     summary: "The pricing configuration",
     responses: { 200: pricingConfigurationSchema },
+    auth: { kind: "none" },
     handler: async () => ok(await pricingConfiguration(), CACHEABLE),
   }),
 });

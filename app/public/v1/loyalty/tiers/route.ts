@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   GET: endpoint({
     summary: "The loyalty tiers",
     responses: { 200: loyaltyLadderSchema },
+    auth: { kind: "none" },
     handler: async () => ok(await loyaltyLadder(), CACHEABLE),
   }),
 });

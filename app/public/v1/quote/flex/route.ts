@@ -10,6 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     summary: "Quote a Flex draw",
     description: "`limit` and `draw` in whole pounds (draw defaults to the limit), `months` to repay (default 3).",
     responses: { 200: flexQuoteSchema },
+    auth: { kind: "none" },
     query: flexQuoteQuerySchema,
     handler: async ({ query }) => ok(await flexQuote(query), CACHEABLE),
   }),

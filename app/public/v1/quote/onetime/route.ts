@@ -12,6 +12,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
       "The public ring's Business Loan: `amount` in whole pounds (£50 to £500), `term` in days (14 to 84), a daily rate. " +
       "Partner applications are a different scale (£1,000 to £250,000 over 3 to 60 months, an APR): see the partner API.",
     responses: { 200: oneTimeQuoteSchema },
+    auth: { kind: "none" },
     query: oneTimeQuoteQuerySchema,
     handler: async ({ query }) => ok(await oneTimeQuote(query), CACHEABLE),
   }),

@@ -9,6 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   GET: endpoint({
     summary: "Billers Slice customers may pay",
     responses: { 200: billerListSchema },
+    auth: { kind: "none" },
     handler: async () => ok(await listAcceptedBillers(), CACHEABLE),
   }),
 });

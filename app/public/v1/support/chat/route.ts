@@ -10,6 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
     description: "Omit `session_id` to start a conversation; send the returned one with each further message.",
     responses: { 200: supportReplySchema },
     errors: ["support_message_too_long", "support_session_closed", "not_found"],
+    auth: { kind: "none" },
     body: sendSupportMessageRawBodySchema,
     bodyLimitBytes: SUPPORT_CHAT_BODY_LIMIT_BYTES,
     handler: async ({ body }) => ok(await sendSupportMessage(parseSendSupportMessageBody(body))),

@@ -14,7 +14,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: journeyFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    addressLimit: JOURNEY_FORM_LIMIT,
+    auth: { kind: "none", addressLimit: JOURNEY_FORM_LIMIT },
     responses: { 303: null },
     errors: ["not_found", "csrf_token_invalid"],
     handler: async ({ params, body }) => new Response(null, { status: 303, headers: { location: await answerStep(params.token, params.step, body) } }),

@@ -6,7 +6,7 @@ import { retrieveBalance } from "@/lib/accounts/service";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/balance", {
   GET: endpoint({
     summary: "Retrieve an account's balance",
-    scope: "accounts.read",
+    auth: { kind: "bearer", scope: "accounts.read" },
     params: accountIdParamsSchema,
     responses: { 200: balanceSchema },
     errors: ["not_found"],

@@ -7,7 +7,7 @@ import { paymentSchema } from "@/lib/payments/schemas";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/drawdowns", {
   POST: endpoint({
     summary: "Draw funds from a Flex facility",
-    scope: "accounts.manage",
+    auth: { kind: "bearer", scope: "accounts.manage" },
     params: accountIdParamsSchema,
     body: drawdownBodySchema,
     idempotent: true,

@@ -6,7 +6,7 @@ import { listTransactions } from "@/lib/accounts/queries";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/accounts/{id}/transactions", {
   GET: endpoint({
     summary: "List an account's ledger transactions",
-    scope: "accounts.read",
+    auth: { kind: "bearer", scope: "accounts.read" },
     params: accountIdParamsSchema,
     query: listTransactionsQuerySchema,
     responses: { 200: transactionListSchema },

@@ -10,7 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "Possible until the application is funded; a withdrawn application cannot be reopened.",
     responses: { 200: applicationSchema },
     errors: ["conflict"],
-    scope: "applications:write",
+    auth: { kind: "bearer", scope: "applications:write" },
     params: applicationIdParamsSchema,
     body: withdrawApplicationBodySchema,
     handler: async ({ tenant, params, body }) => ok(await withdrawApplication({ tenant, id: params.id, reason: body?.reason })),

@@ -11,7 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "Re-runs decisioning on the application's current data: the same decision id, the next `version`.",
     responses: { 200: decisionSchema },
     errors: ["conflict", "decision_locked"],
-    scope: "applications:write",
+    auth: { kind: "bearer", scope: "applications:write" },
     rateLimit: SUB_LIMITS.decisionsRefresh,
     params: decisionIdParamsSchema,
     body: refreshDecisionBodySchema,

@@ -11,7 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "Queues the event again, with its original id and body, to every subscribed endpoint or to `endpoint_id` only.",
     responses: { 202: eventReplaySchema },
     errors: ["resource_not_found", "conflict"],
-    scope: "webhooks:manage",
+    auth: { kind: "bearer", scope: "webhooks:manage" },
     rateLimit: SUB_LIMITS.eventsReplay,
     params: eventIdParamsSchema,
     body: replayEventBodySchema,

@@ -10,7 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     description: "Issues a successor with a new secret; the old key keeps working for `overlap_hours` (default 24, at most 168).",
     responses: { 201: rolledApiKeySchema },
     errors: ["conflict"],
-    scope: "partner:manage",
+    auth: { kind: "bearer", scope: "partner:manage" },
     params: keyIdParamsSchema,
     body: rollKeyBodySchema,
     idempotent: true,

@@ -11,8 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "Advance the project's sandbox test clock, running what falls due (sandbox)",
     responses: { 200: testClockSchema, 202: testClockSchema },
     errors: ["conflict"],
-    scope: "applications:write",
-    sandboxOnly: true,
+    auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     body: advanceClockBodySchema,
     // Advancing is not idempotent by nature: with an Idempotency-Key, a retried advance replays the first answer.
     idempotent: true,

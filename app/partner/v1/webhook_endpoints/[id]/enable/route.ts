@@ -9,7 +9,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "Enable a webhook endpoint",
     description: "Turns a disabled endpoint back on, whether you disabled it or it was disabled for failing.",
     responses: { 200: webhookEndpointSchema },
-    scope: "webhooks:manage",
+    auth: { kind: "bearer", scope: "webhooks:manage" },
     params: webhookEndpointIdParamsSchema,
     handler: async ({ tenant, params }) => ok(await enableWebhookEndpoint({ tenant, id: params.id })),
   }),

@@ -10,7 +10,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     summary: "Roll a webhook endpoint's signing secret",
     description: "A new secret; the old one also signs for `overlap_hours` (default 24), so receivers can switch without missing a delivery.",
     responses: { 200: webhookEndpointWithSecretSchema },
-    scope: "webhooks:manage",
+    auth: { kind: "bearer", scope: "webhooks:manage" },
     params: webhookEndpointIdParamsSchema,
     body: rollWebhookSecretBodySchema,
     handler: async ({ tenant, params, body }) => ok(await rollWebhookSecret({ tenant, id: params.id, overlapHours: body.overlap_hours })),

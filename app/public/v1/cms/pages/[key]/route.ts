@@ -7,6 +7,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("pub
   GET: endpoint({
     summary: "A published CMS page",
     responses: { 200: publicCmsPageSchema },
+    auth: { kind: "none" },
     errors: ["cms_page_not_found"],
     // No params schema: its failure would answer `not_found`, telling a malformed key (one with a NUL in it,
     // say) from an unknown or unpublished one. The service checks the key, before any query, and gives all

@@ -6,8 +6,7 @@ import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/fail", {
   POST: endpoint({
     summary: "Fail a provisioned or pending payment with a failure code (sandbox)",
-    scope: "applications:write",
-    sandboxOnly: true,
+    auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     params: paymentIdParamsSchema,
     body: failPaymentBodySchema,
     responses: { 200: paymentSchema },

@@ -6,8 +6,7 @@ import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/payments/{id}/settle", {
   POST: endpoint({
     summary: "Settle a provisioned or pending payment (sandbox)",
-    scope: "applications:write",
-    sandboxOnly: true,
+    auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     params: paymentIdParamsSchema,
     responses: { 200: paymentSchema },
     errors: ["not_found", "conflict"],

@@ -1,18 +1,20 @@
 // The OAuth endpoints, declared once and mounted at both addresses the spec gives them (4.1 and 4.7):
 // /partner/v1/oauth/* on the hub and /oauth/* on the site.
+// Endpoint configs belong with the routes, not in the domain (lib/oauth never imports the route builder);
+// `_endpoints` is a private folder, which Next does not route.
 import { z } from "zod";
-import { requestString } from "../http/request-string";
-import { createClientSecret } from "../keys/service";
-import { created, endpoint, ok } from "../http/route";
-import { SUB_LIMITS } from "../ratelimit/policies";
-import { oauthFormSchema } from "./client-authentication";
-import { ApiError } from "../errors";
-import { introspectionRequestSchema, introspectToken } from "./introspection";
-import { DISCOVERY_CACHE_CONTROL } from "./metadata";
-import { signingKeys } from "./signing-keys";
-import { grantClientCredentials, tokenRequestSchema } from "./token-grant";
-import { introspectionResponseSchema, jwksSchema, tokenResponseSchema } from "./schemas";
-import { clientSecretSchema } from "../keys/schemas";
+import { requestString } from "@/lib/wire/request-string";
+import { createClientSecret } from "@/lib/keys/service";
+import { created, endpoint, ok } from "@/lib/http/route";
+import { SUB_LIMITS } from "@/lib/ratelimit/policies";
+import { oauthFormSchema } from "@/lib/oauth/client-authentication";
+import { ApiError } from "@/lib/errors";
+import { introspectionRequestSchema, introspectToken } from "@/lib/oauth/introspection";
+import { DISCOVERY_CACHE_CONTROL } from "@/lib/oauth/metadata";
+import { signingKeys } from "@/lib/oauth/signing-keys";
+import { grantClientCredentials, tokenRequestSchema } from "@/lib/oauth/token-grant";
+import { introspectionResponseSchema, jwksSchema, tokenResponseSchema } from "@/lib/oauth/schemas";
+import { clientSecretSchema } from "@/lib/keys/schemas";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -23,8 +25,7 @@ export const tokenEndpoint = endpoint({
     "(space-separated, a subset of your project's scopes). The key's environment (sandbox or live) is the token's.",
   responses: { 200: tokenResponseSchema },
   errors: ["invalid_scope", "unsupported_grant_type", "key_revoked", "account_suspended"],
-  scope: null,
-  authenticatesClient: true,
+  auth: { kind: "client" },
   rateLimit: SUB_LIMITS.oauthToken,
   bodyFormat: "form",
   errorFormat: "oauth",
@@ -37,8 +38,7 @@ export const introspectionEndpoint = endpoint({
   description: "Tells whether a token of your own project and environment is active, and what it carries.",
   responses: { 200: introspectionResponseSchema },
   errors: ["key_revoked", "account_suspended"],
-  scope: null,
-  authenticatesClient: true,
+  auth: { kind: "client" },
   rateLimit: SUB_LIMITS.oauthIntrospect,
   bodyFormat: "form",
   errorFormat: "oauth",
@@ -49,7 +49,7 @@ export const introspectionEndpoint = endpoint({
 export const jwksEndpoint = endpoint({
   summary: "The public keys that verify access tokens (JWKS)",
   responses: { 200: jwksSchema },
-  scope: null,
+  auth: { kind: "none" },
   rateLimit: SUB_LIMITS.oauthJwks,
   handler: async () => ok({ keys: (await signingKeys()).publicJwks }, { "Cache-Control": DISCOVERY_CACHE_CONTROL }),
 });
@@ -60,8 +60,7 @@ export const clientSecretsEndpoint = endpoint({
   description: "Authenticated with a current secret of the client; the new secret is a secret key of the same environment, shown once.",
   responses: { 201: clientSecretSchema },
   errors: ["key_revoked", "account_suspended"],
-  scope: null,
-  authenticatesClient: true,
+  auth: { kind: "client" },
   rateLimit: SUB_LIMITS.oauthClientSecrets,
   bodyFormat: "form",
   errorFormat: "oauth",

@@ -1,57 +1,11 @@
-// The first and last steps of every request: its ids and timing, then the headers every response
-// carries and one structured log line.
+// Anything thrown while answering a request, as the response the client gets: a catalogue error rendered in the
+// endpoint's error shape (lib/errors.ts), with a correlation id the request's log line carries too.
 import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
-import { ApiError, renderError, type ErrorFormat, type Ring } from "../errors";
+import { ApiError, renderError, type ErrorFormat } from "../errors";
 import { ClientAbortedError } from "./body";
-import { rateLimitHeaders, type RateLimitState } from "./metering";
-import { RenderedJson } from "./rendered-json";
-import { RING_BASE_PATHS } from "./route-registry";
-
-export interface RequestContext {
-  readonly requestId: string;
-  readonly ring: Ring;
-  readonly method: string;
-  readonly url: URL;
-  /**
-   * What the logs name the request by: the route's pattern (`/apply/{token}/status`), never the path, whose
-   * segments may be capabilities (a journey's handoff token, a payment link's token).
-   */
-  readonly route: string;
-  readonly startedAt: number;
-  /** Fields later steps learn (project, environment) for the request log line. */
-  readonly logFields: Record<string, unknown>;
-  /** The rate-limit decision the response's RateLimit-* headers describe. */
-  rateLimit?: RateLimitState;
-}
-
-export interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-export function toResponse(result: Reply | Response): Response {
-  if (result instanceof Response) return result;
-  if (result.body instanceof RenderedJson) {
-    return new Response(result.body.bytes, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
-  }
-  return Response.json(result.body, { status: result.status, headers: result.headers });
-}
-
-/** `route` is the matched route's pattern within its ring, or null for a path no route matches. */
-export function startRequest(request: Request, ring: Ring, route: string | null): RequestContext {
-  return {
-    requestId: newId("request"),
-    ring,
-    method: request.method,
-    url: new URL(request.url),
-    route: `${RING_BASE_PATHS[ring]}${route ?? "/{unmatched}"}`,
-    startedAt: performance.now(),
-    logFields: {},
-  };
-}
+import type { RequestContext } from "./request-context";
 
 const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
 
@@ -109,21 +63,4 @@ export function errorOutcome(thrown: unknown, context: RequestContext, format: E
 
 export function errorResponse(thrown: unknown, context: RequestContext, format: ErrorFormat = "envelope"): Response {
   return errorOutcome(thrown, context, format).response;
-}
-
-export function finishRequest(response: Response, context: RequestContext): Response {
-  response.headers.set("X-Request-Id", context.requestId);
-  if (context.rateLimit) {
-    for (const [name, value] of Object.entries(rateLimitHeaders(context.rateLimit))) response.headers.set(name, value);
-  }
-  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
-  log.info("request", {
-    method: context.method,
-    path: context.route,
-    status: response.status,
-    duration_ms: Math.round((performance.now() - context.startedAt) * 10) / 10,
-    request_id: context.requestId,
-    ...context.logFields,
-  });
-  return response;
 }

@@ -1,7 +1,7 @@
 // CORS for the public ring (spec 5.3: no credentials, fixed shapes): GET endpoints are readable from any
 // origin; POST endpoints (consent, enquiries, support chat) accept only the platform's own site origins
 // (BASE_URL and CORS_ALLOWED_ORIGINS), so another site cannot post forms in a visitor's browser.
-// An endpoint that declares `anyOrigin` (the apply widget's start, which a partner's page calls with a
+// An endpoint a publishable key opens (the apply widget's start, which a partner's page calls with a
 // publishable key in the body and no credential of the browser's) allows whichever origin calls it, on any ring.
 import { config } from "../env";
 import type { Ring } from "../errors";
@@ -20,7 +20,7 @@ function allowedOrigin(method: string, origin: string | null): string | null {
   return origin && siteOrigins().includes(origin) ? origin : null;
 }
 
-/** Headers for a response to `method` from `origin`: a public-ring one's, or an `anyOrigin` endpoint's. */
+/** Headers for a response to `method` from `origin`: a public-ring one's, or one a publishable key opens (`anyOrigin`). */
 export function corsHeaders(ring: Ring, method: string, origin: string | null, anyOrigin = false): Record<string, string> {
   if (anyOrigin) return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin" } : {};
   if (ring !== "public") return {};
@@ -31,7 +31,7 @@ export function corsHeaders(ring: Ring, method: string, origin: string | null, a
 
 /**
  * The answer to a preflight (OPTIONS with Access-Control-Request-Method): on the public ring, or for a method
- * among `anyOriginMethods` (those whose endpoints declare `anyOrigin`).
+ * among `anyOriginMethods` (those whose endpoints a publishable key opens).
  */
 export function preflightHeaders(ring: Ring, request: Request, allowedMethods: string, anyOriginMethods: ReadonlySet<string> = new Set()): Record<string, string> {
   const requested = request.headers.get("access-control-request-method")?.toUpperCase();

@@ -1,5 +1,5 @@
 // What a page reads from its address (path parameters, the query): each value through its request schema, built
-// on the APIs' one string rule (lib/http/request-string.ts), so nothing PostgreSQL cannot store reaches a query
+// on the APIs' one string rule (lib/wire/request-string.ts), so nothing PostgreSQL cannot store reaches a query
 // from a page either. A page has no error envelope to answer with: a value that fails its schema, or comes more
 // than once, is read as absent, so the page says what it says of a missing value (a link that names nothing, a
 // journey without `state`) rather than failing.
