@@ -33,7 +33,7 @@
 // referral says what is missing, and an underwriter (or a new check and a refresh) takes it from there.
 // Credit-bureau checks (adverse_credit) need a provider the live engine does not call yet; it never returns
 // that reason on its own.
-import type { IdentityResult } from "../identity/provider";
+import type { IdentityResult } from "../identity/schemas";
 import { aprBpsFor, MAX_AMOUNT_PENCE, MIN_AMOUNT_PENCE } from "./pricing-table";
 import { computeOfferTerms, type OfferTerms } from "./offer-terms";
 

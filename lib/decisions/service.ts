@@ -13,7 +13,7 @@ import { manualDecision, runDecisionEngine, type DeclineReason, type EngineDecis
 import { decisionEventObject, serializeDecision } from "./serialize";
 import { latestAffordabilityFor } from "../affordability/service";
 import { annualTurnoverPence } from "../affordability/serialize";
-import type { IdentityResult } from "../identity/provider";
+import type { IdentityResult } from "../identity/schemas";
 import { identityOfNamedPeople, latestIdentityCheckFor, type NamedPerson } from "../identity/service";
 
 const TRIGGER_BY_OUTCOME: Record<EngineDecision["outcome"], ApplicationTrigger> = {

@@ -3,7 +3,8 @@
 // front of a commercial KYC/AML service implements that contract.
 import { z } from "zod";
 import { requestString } from "../wire/request-string";
-import { IDENTITY_RESULTS, IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider } from "./provider";
+import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider } from "./provider";
+import { IDENTITY_RESULTS } from "./schemas";
 
 /** The part of `fetch` the provider uses. */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,14 +1,7 @@
 // The identity provider interface: who checks that the people behind an application are who they say they are
 // (spec 4.4, "a KYC/AML check through an identity provider"). Two implement it: the sandbox rules
 // (sandbox-provider.ts) and a provider over HTTP (http-provider.ts); choose-provider.ts picks one per environment.
-import type { IdentityPerson } from "./schemas";
-
-/**
- * A person is `verified`, referred to manual review (`review_required`), or `failed`: the provider found that
- * they are not who the application says (a mismatch, a sanctions hit), which declines the application.
- */
-export const IDENTITY_RESULTS = ["verified", "review_required", "failed"] as const;
-export type IdentityResult = (typeof IDENTITY_RESULTS)[number];
+import type { IdentityPerson, IdentityResult } from "./schemas";
 
 export interface IdentityCheckRequest {
   /** Our id for the check (`idv_...`): a provider may deduplicate a repeated request on it. */

@@ -1,7 +1,8 @@
 // The sandbox's identity provider: deterministic, no network (docs/sandbox.md, "Identity checks"). A person
 // whose last name is exactly `Review` is referred to manual review, one whose last name is exactly
 // `Unverified` fails; everyone else is verified.
-import type { IdentityCheckAnswer, IdentityCheckRequest, IdentityProvider, IdentityResult } from "./provider";
+import type { IdentityCheckAnswer, IdentityCheckRequest, IdentityProvider } from "./provider";
+import type { IdentityResult } from "./schemas";
 
 export const SANDBOX_REVIEW_LAST_NAME = "Review";
 export const SANDBOX_FAILED_LAST_NAME = "Unverified";

@@ -5,7 +5,13 @@ import { requestString } from "../wire/request-string";
 import { requestTime } from "../wire/request-time";
 import { calendarDate, idOf, text, timestamp } from "../wire/response-schema";
 import { isIdOf } from "../ids";
-import { IDENTITY_RESULTS } from "./provider";
+
+/**
+ * A person is `verified`, referred to manual review (`review_required`), or `failed`: the provider found that
+ * they are not who the application says (a mismatch, a sanctions hit), which declines the application.
+ */
+export const IDENTITY_RESULTS = ["verified", "review_required", "failed"] as const;
+export type IdentityResult = (typeof IDENTITY_RESULTS)[number];
 
 export const IDENTITY_ROLES = ["director", "psc"] as const;
 export type IdentityRole = (typeof IDENTITY_ROLES)[number];

@@ -5,7 +5,7 @@
 // Their schemas are in ./schemas.ts.
 import type { z } from "zod";
 import type { Application, IdentityCheck } from "../generated/prisma/client";
-import type { IdentityResult } from "./provider";
+import type { IdentityResult } from "./schemas";
 import type { IdentityPerson, verificationEventSchema, verificationSchema } from "./schemas";
 
 export type VerificationObject = z.output<typeof verificationSchema>;

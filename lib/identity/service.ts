@@ -19,8 +19,8 @@ import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
 import { identityProviderFor } from "./choose-provider";
-import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider, type IdentityResult } from "./provider";
-import type { IdentityPerson } from "./schemas";
+import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider } from "./provider";
+import type { IdentityPerson, IdentityResult } from "./schemas";
 import { serializeIdentityCheck, serializeIdentityCheckEvent, type CheckedPerson, type VerificationObject } from "./serialize";
 
 /**
