@@ -23,10 +23,10 @@ import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { IllegalTransitionError } from "@/lib/lifecycle";
 import { createTestProject } from "../../helpers/partner";
 
-const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
+const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 // Far in the future: the expiry sweeps of other test files run on the real clock and must never find these.
-const EXPIRES_AT = new Date("2099-03-15T09:00:00.000Z");
-const NOW = new Date("2099-03-02T10:30:00.000Z");
+const EXPIRES_AT = new Date("2027-03-15T09:00:00.000Z");
+const NOW = new Date("2027-03-02T10:30:00.000Z");
 
 const TRIGGERS = Object.keys(APPLICATION_TRANSITIONS) as ApplicationTrigger[];
 
@@ -352,7 +352,7 @@ describe("illegal moves", () => {
 
 describe("the event's data.object", () => {
   it("is the application after the change, with the application's project, environment and the move's time", async () => {
-    const clockControl = freezeClock("2099-03-05T14:15:16.789Z");
+    const clockControl = freezeClock("2027-03-05T14:15:16.789Z");
     const application = await insertApplication("created", { environment: "live", companyNumber: "SC123456", companyName: "Sandbox Trading SC123456 Ltd" });
     const now = clockControl.advance(1_000);
 
@@ -365,7 +365,7 @@ describe("the event's data.object", () => {
       environment: "live",
       type: "application.submitted",
       apiVersion: "2026-11-01",
-      createdAt: new Date("2099-03-05T14:15:17.789Z"),
+      createdAt: new Date("2027-03-05T14:15:17.789Z"),
     });
     expect(events[0]!.object).toEqual({
       id: application.id,
@@ -379,9 +379,9 @@ describe("the event's data.object", () => {
       purpose: "working_capital",
       reference: "order-42",
       handoff_url: `${config().APPLY_URL}/apply/${application.handoffToken}`,
-      expires_at: "2099-03-15T09:00:00.000Z",
-      created_at: "2099-03-01T09:00:00.000Z",
-      submitted_at: "2099-03-05T14:15:17.789Z",
+      expires_at: "2027-03-15T09:00:00.000Z",
+      created_at: "2027-03-01T09:00:00.000Z",
+      submitted_at: "2027-03-05T14:15:17.789Z",
       withdrawn_at: null,
       withdrawal_reason: null,
       funded_at: null,
