@@ -1,15 +1,39 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Three projects, all run by `vitest run` (and so by `npm test`), each selectable with `--project`:
+// - unit: pure logic, no database; files share their workers' module cache (no isolation), which spares a
+//   process start and a fresh import of the same modules per file.
+// - integration: the database, API and CLI tests, each file in a process of its own on a database of its own.
+// - drills: the outage drills (a restarted PostgreSQL, a Redis that goes away, a killed backend), isolated likewise.
+const withDatabase = {
+  globalSetup: ["tests/setup/global-database.ts", "tests/setup/receiver-tls.ts"],
+  setupFiles: ["tests/setup/each-file.ts"],
+};
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/database/**/*.test.ts", "tests/api/**/*.test.ts", "tests/cli/**/*.test.ts", "tests/drills/**/*.test.ts"],
-    globalSetup: ["tests/setup/global-database.ts", "tests/setup/receiver-tls.ts"],
-    setupFiles: ["tests/setup/each-file.ts"],
     env: { LOG_LEVEL: "silent", NEXT_TELEMETRY_DISABLED: "1" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          globalSetup: ["tests/setup/receiver-tls.ts"],
+          setupFiles: ["tests/setup/each-unit-file.ts"],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "integration", include: ["tests/database/**/*.test.ts", "tests/api/**/*.test.ts", "tests/cli/**/*.test.ts"], ...withDatabase },
+      },
+      { extends: true, test: { name: "drills", include: ["tests/drills/**/*.test.ts"], ...withDatabase } },
+    ],
   },
 });
