@@ -22,6 +22,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { IllegalTransitionError } from "@/lib/lifecycle";
 import { createTestProject } from "../../helpers/partner";
+import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 
 const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 // Far in the future: the expiry sweeps of other test files run on the real clock and must never find these.
@@ -493,26 +494,13 @@ describe("lockApplication", () => {
     const application = await insertApplication("approved");
     let holders = 0;
 
-    // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
-    async function waitUntilAnotherBackendWaitsOn(holderPid: number): Promise<void> {
-      for (let poll = 0; poll < 250; poll += 1) {
-        const [row] = await db().$queryRaw<{ waiting: number }[]>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${holderPid}::int = ANY(pg_blocking_pids(pid))`;
-        if (row!.waiting > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error("the second withdraw never queued behind the row lock");
-    }
-
     async function withdrawOnce(): Promise<"withdrew" | "already_withdrawn"> {
       return db().$transaction(
         async (transaction) => {
           const locked = (await lockApplication(transaction, { id: application.id, projectId: project.project_id }))!;
           holders += 1;
-          if (holders === 1) {
-            const [{ pid }] = (await transaction.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`) as [{ pid: number }];
-            await waitUntilAnotherBackendWaitsOn(pid);
-          }
+          // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
+          if (holders === 1) await untilSessionsWaitOn(await sessionPid(transaction), 1);
           if (locked.status === "withdrawn") return "already_withdrawn";
           await transitionApplication(transaction, locked, "withdraw", { now: clock.now(), changes: { withdrawnAt: clock.now() } });
           return "withdrew";
