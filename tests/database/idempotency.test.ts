@@ -48,7 +48,7 @@ async function storedRecord(key: string, status: number, body: object): Promise<
   return id;
 }
 
-const T0 = "2099-05-06T07:08:09.000Z";
+const T0 = "2027-05-06T07:08:09.000Z";
 const FINGERPRINT = requestFingerprint("POST", "/partner/v1/keys", { type: "secret" });
 const scope = () => ({ projectId: project.project_id, environment: "sandbox" as const });
 

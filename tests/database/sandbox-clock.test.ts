@@ -1,8 +1,7 @@
 // The background operations on each project's time (lib/tenant-clock.ts): the scheduler's expiry and collection
 // sweeps find an advanced sandbox's rows due on that sandbox's clock, stamp them with it, and leave the same
 // project's live rows and other projects on real time. The clock's offset is set directly here, as if advanced
-// with nothing run, so what the scheduler does is all that happens. Frozen in 2095, so no other file's sweep,
-// on real time or its own frozen clock, meets these rows.
+// with nothing run, so what the scheduler does is all that happens.
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
@@ -17,7 +16,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
 import { fundedAccount } from "./accounts/helpers";
 
-const T0 = new Date("2095-03-10T09:00:00.000Z");
+const T0 = new Date("2027-03-10T09:00:00.000Z");
 const EVERYTHING = 100_000;
 const at = (days: number) => new Date(T0.getTime() + days * DAY_MS);
 
@@ -75,7 +74,7 @@ describe("the expiry sweep", () => {
 describe("the collection sweep", () => {
   it("collects an advanced sandbox's account on the sandbox's today, stamped with its time", async () => {
     const account = await fundedAccount(sandbox, { termMonths: 12 });
-    expect(account.nextDueOn).toBe("2095-04-10");
+    expect(account.nextDueOn).toBe("2027-04-10");
     expect(await findAccountsDue(EVERYTHING)).not.toContain(account.id);
     const countBefore = await countAccountsDue();
 
@@ -87,7 +86,7 @@ describe("the collection sweep", () => {
     const [collection] = await db().payment.findMany({ where: { accountId: account.id, type: "collection" } });
     expect(collection).toMatchObject({ status: "settled", createdAt: at(31), settledAt: at(31) });
     const serviced = await db().account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(serviced.nextDueOn).toBe("2095-05-10");
+    expect(serviced.nextDueOn).toBe("2027-05-10");
     expect(await findAccountsDue(EVERYTHING)).not.toContain(account.id);
   });
 

@@ -3,6 +3,9 @@
 import { afterAll, expect, inject, it } from "vitest";
 import { db, disconnectDatabase } from "@/lib/db";
 import { migrationsOnDisk } from "@/lib/health/migrations";
+import { databaseUrl, withAdminClient } from "../../scripts/database";
+import { eventually } from "../helpers/eventually";
+import { cloneTemplate, serverOf } from "../helpers/isolated-database";
 import { createTestProject } from "../helpers/partner";
 
 afterAll(() => disconnectDatabase());
@@ -10,7 +13,7 @@ afterAll(() => disconnectDatabase());
 it("is a clone of the run's template, named after this file's worker", async () => {
   const template = new URL(inject("templateDatabaseUrl")).pathname.slice(1);
   const [{ name }] = await db().$queryRaw<[{ name: string }]>`SELECT current_database()::text AS name`;
-  expect(name).toBe(`${template}_w${process.env.VITEST_POOL_ID}`);
+  expect(name).toMatch(new RegExp(`^${template}_w${process.env.VITEST_POOL_ID}_file_[0-9a-f]{8}$`));
   expect(new URL(process.env.DATABASE_URL!).pathname).toBe(`/${name}`);
 });
 
@@ -22,4 +25,14 @@ it("starts with every migration applied and no rows written by another file", as
   expect(await db().event.count()).toBe(0);
   await createTestProject();
   expect(await db().project.count()).toBe(1);
+});
+
+it("drops the worker's clones of earlier files once it has made the next one, without waiting for that", async () => {
+  const earlier = new URL(await cloneTemplate("dropping")).pathname.slice(1);
+  const next = new URL(await cloneTemplate("dropping")).pathname.slice(1);
+  const serverUrl = serverOf(inject("templateDatabaseUrl"));
+  const existing = () =>
+    withAdminClient(serverUrl, async (client) => (await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname = ANY($1)", [[earlier, next]])).rows.map(({ datname }) => datname));
+  expect(await eventually(existing, (names) => !names.includes(earlier))).toEqual([next]);
+  expect(databaseUrl(serverUrl, next)).not.toBe(process.env.DATABASE_URL);
 });

@@ -2,6 +2,7 @@
 // tests/setup/global-database.ts) with `CREATE DATABASE … TEMPLATE`: about 0.1 s, against seconds to migrate.
 // So a file's counts are exact and no other file's sweeps, configuration or signing keys reach it. A file that
 // needs a second database (a command run against another one) clones another with `useIsolatedDatabase`.
+import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { databaseUrl, quoteIdentifier, withAdminClient } from "../../scripts/database";
 
@@ -26,18 +27,30 @@ export function dropTestDatabases(serverUrl: string, template: string): Promise<
 }
 
 /**
- * A fresh clone of the template, named after the vitest worker (files in one worker run one after another, so
- * a worker's clone is replaced at each file, and a run leaves at most one per worker) and `suffix`. Returns its URL.
+ * A fresh clone of the template, named after the vitest worker, `suffix` and a random part. Returns its URL.
+ * Files in one worker run one after another, so the worker's clones of earlier files are no one's any more: they
+ * are dropped without waiting, off the file's start (the run's end drops whatever is left).
  */
-export async function cloneTemplate(suffix = ""): Promise<string> {
+export async function cloneTemplate(suffix = "file"): Promise<string> {
   const template = inject("templateDatabaseUrl");
   const serverUrl = serverOf(template);
-  const name = `${clonePrefix(new URL(template).pathname.slice(1))}${process.env.VITEST_POOL_ID ?? "0"}${suffix ? `_${suffix}` : ""}`;
-  await withAdminClient(serverUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(new URL(template).pathname.slice(1))}`);
-  });
+  const templateName = new URL(template).pathname.slice(1);
+  const workerPrefix = `${clonePrefix(templateName)}${process.env.VITEST_POOL_ID ?? "0"}_${suffix}_`;
+  const name = `${workerPrefix}${randomBytes(4).toString("hex")}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(templateName)}`));
+  void dropEarlierClones(serverUrl, workerPrefix, name).catch(() => undefined);
   return databaseUrl(serverUrl, name);
+}
+
+/** Drops the clones named with `workerPrefix` other than `current`: those of the worker's earlier files. */
+function dropEarlierClones(serverUrl: string, workerPrefix: string, current: string): Promise<void> {
+  return withAdminClient(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE left(datname, $1) = $2 AND datname <> $3",
+      [workerPrefix.length, workerPrefix, current],
+    );
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`);
+  });
 }
 
 /** Points the app's modules at a second database of this file's own. Call before anything touches the database. */

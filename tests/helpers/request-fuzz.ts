@@ -87,7 +87,7 @@ function innermost(schema: z.ZodType): z.ZodType {
 /** Strings of the schema's own format or pattern, when it has one. */
 function formatted(schema: z.ZodType): fc.Arbitrary<string> | undefined {
   if (schema instanceof z.ZodEmail) return fc.emailAddress();
-  if (schema instanceof z.ZodISODateTime) return fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((date) => date.toISOString());
+  if (schema instanceof z.ZodISODateTime) return fc.date({ min: new Date("2000-01-01"), max: new Date("2039-12-31"), noInvalidDate: true }).map((date) => date.toISOString());
   const { pattern } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { pattern?: string };
   if (pattern === undefined) return undefined;
   try {

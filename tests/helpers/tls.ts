@@ -39,9 +39,13 @@ const utf8String = (text: string) => der(0x0c, Buffer.from(text, "utf8"));
 /** YYMMDDHHMMSSZ: RFC 5280 wants UTCTime for dates before 2050. */
 const utcTime = (at: Date) => der(0x17, Buffer.from(`${at.toISOString().slice(2, 19).replace(/[-:T]/g, "")}Z`, "ascii"));
 
+/** A non-negative DER INTEGER: in its fewest bytes (OpenSSL refuses a redundant leading zero), with a leading 1 bit
+ * (which would make it negative) escaped by a zero byte. */
 function integer(bytes: Buffer): Buffer {
-  // A leading 1 bit would make the integer negative.
-  return der(0x02, (bytes[0]! & 0x80) !== 0 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0 && (bytes[start + 1]! & 0x80) === 0) start += 1;
+  const minimal = bytes.subarray(start);
+  return der(0x02, (minimal[0]! & 0x80) !== 0 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function objectIdentifier(dotted: string): Buffer {
@@ -69,13 +73,16 @@ const DAY_MS = 86_400_000;
  * A self-signed certificate for `hosts`, valid from a day ago for a year (real time: TLS checks validity against
  * the machine's clock, not the platform's frozen one).
  */
-export function createSelfSignedCertificate(hosts: readonly string[] = TEST_RECEIVER_HOSTS): TestCertificate {
+export function createSelfSignedCertificate(
+  hosts: readonly string[] = TEST_RECEIVER_HOSTS,
+  serialNumber: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(16)),
+): TestCertificate {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const name = sequence(set(sequence(objectIdentifier(COMMON_NAME), utf8String("lending-platform test receiver"))));
   const now = Date.now();
   const tbsCertificate = sequence(
     explicit(0, integer(Buffer.from([2]))), // v3, for the subjectAltName extension
-    integer(Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16)))),
+    integer(Buffer.from(serialNumber)),
     ECDSA_WITH_SHA256,
     name,
     sequence(utcTime(new Date(now - DAY_MS)), utcTime(new Date(now + 365 * DAY_MS))),

@@ -6,7 +6,28 @@ import type { TestProject } from "vitest/node";
 import { applyMigrations, databaseUrl, recreateDatabase, startEmbeddedPostgres, TEST_DATABASE } from "../../scripts/database";
 import { dropTestDatabases, serverOf } from "../helpers/isolated-database";
 
+interface RunDatabase {
+  templateUrl: string;
+  /** Projects whose teardown has not run yet: the last one drops the databases. */
+  users: number;
+  drop: () => Promise<void>;
+}
+
+/** The projects that need a database (integration, drills) share one template, made once per run. */
+const shared = globalThis as unknown as { __lendingRunDatabase?: Promise<RunDatabase> };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.__lendingRunDatabase ??= prepareRunDatabase();
+  const database = await shared.__lendingRunDatabase;
+  database.users += 1;
+  project.provide("templateDatabaseUrl", database.templateUrl);
+  return async () => {
+    database.users -= 1;
+    if (database.users === 0) await database.drop();
+  };
+}
+
+async function prepareRunDatabase(): Promise<RunDatabase> {
   let serverUrl: string;
   let name: string;
   let stopCluster: () => Promise<void> = async () => undefined;
@@ -25,10 +46,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   await recreateDatabase(serverUrl, name);
   await applyMigrations(databaseUrl(serverUrl, name));
-  project.provide("templateDatabaseUrl", databaseUrl(serverUrl, name));
-  return async () => {
-    await dropTestDatabases(serverUrl, name);
-    await stopCluster();
+  return {
+    templateUrl: databaseUrl(serverUrl, name),
+    users: 0,
+    drop: async () => {
+      await dropTestDatabases(serverUrl, name);
+      await stopCluster();
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { trustedTestCertificate } from "../helpers/tls";
+import { createSelfSignedCertificate, trustedTestCertificate } from "../helpers/tls";
 
 /** A certificate block whose body is not an X.509 certificate: what OpenSSL fails on with `ASN1 lib`. */
 const UNPARSEABLE = "-----BEGIN CERTIFICATE-----\nMIIBAAAAAAAAAA==\n-----END CERTIFICATE-----\n";
@@ -49,5 +49,14 @@ describe("the test receivers' certificate", () => {
   it("is trusted by a TLS client of this process that names no CA of its own, as the webhook client is", async () => {
     const { port } = receiver!.address() as AddressInfo;
     expect(await get(`https://127.0.0.1:${port}/`)).toEqual({ status: 200, body: "received" });
+  });
+
+  it.each([
+    ["a zero byte", [0x00, 0x12, 0x34], "1234"],
+    ["two zero bytes", [0x00, 0x00, 0x56], "56"],
+    ["a zero byte before a high bit", [0x00, 0x80], "80"],
+    ["a high bit", [0x80, 0x01], "8001"],
+  ])("is a certificate OpenSSL reads when its random serial number starts with %s", (_case, serialNumber, expected) => {
+    expect(new X509Certificate(createSelfSignedCertificate(undefined, Uint8Array.from(serialNumber)).cert).serialNumber).toBe(expected);
   });
 });

@@ -17,8 +17,8 @@ import { expectApiError, jsonRequest, expectJson } from "../../helpers/http";
 import { bearer, createTestProject, mintToken, untilDecided } from "../../helpers/partner";
 
 /** The frozen instant every test starts at; the first repayment falls one calendar month later. */
-const T0 = "2099-03-15T09:30:00.000Z"; // far future: other files' expiry sweeps (real clock) must never find these applications
-const FIRST_REPAYMENT_DATE = "2099-04-15";
+const T0 = "2027-03-15T09:30:00.000Z";
+const FIRST_REPAYMENT_DATE = "2027-04-15";
 const DECISION_ID = /^dec_[0-9a-z]{26}$/;
 
 const REASON_MESSAGES = {
@@ -127,9 +127,9 @@ describe("GET /decisions/{id}", () => {
     });
     expect(decision.offer.total_repayable_pence).toBe(12_000_000 + decision.offer.total_interest_pence);
     expect(decision.offer.schedule_preview.map((row: { number: number; due_date: string }) => [row.number, row.due_date])).toEqual([
-      [1, "2099-04-15"],
-      [2, "2099-05-15"],
-      [3, "2099-06-15"],
+      [1, "2027-04-15"],
+      [2, "2027-05-15"],
+      [3, "2027-06-15"],
     ]);
   });
 

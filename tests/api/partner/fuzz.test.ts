@@ -21,7 +21,7 @@ import { loadAllEndpoints } from "../../helpers/routes";
 // The property is about faults, not limits: a 429 would only stop requests from reaching the code under test.
 process.env.RATE_LIMIT_SCALE = "1000";
 
-const T0 = "2199-05-01T00:00:00.000Z";
+const T0 = "2027-05-01T00:00:00.000Z";
 const SEED = 20_261_201;
 const NUM_RUNS = 1_000;
 
@@ -115,7 +115,7 @@ function meaningfulStrings(project: ProjectCredentials, token: string): string[]
   return [
     "1", "20", "100", "12345678", "00000000", "ST123456", "12349991", "OC123456", "12340006", "12340007",
     "https://93.184.215.14/hooks", "http://localhost:3000/back", "https://169.254.169.254/", "*", "application.created",
-    "director@example.co.uk", "intro_abc123", "2099-01-01T00:00:00Z", "client_credentials", "partner/v1",
+    "director@example.co.uk", "intro_abc123", "2027-01-01T00:00:00Z", "client_credentials", "partner/v1",
     project.client_id, project.sandbox.secret_key, project.sandbox.publishable_key, token,
   ];
 }
@@ -155,8 +155,8 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
       body: {
         application_id: objects.createdApplicationId,
         people: [
-          { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2161-12-10", role: "director" },
-          { first_name: "Alan", last_name: "Review", date_of_birth: "2162-06-23", role: "psc" },
+          { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", role: "director" },
+          { first_name: "Alan", last_name: "Review", date_of_birth: "1990-06-23", role: "psc" },
         ],
       },
     },

@@ -22,7 +22,7 @@ interface ApiKeyBody {
   predecessor: string | null;
 }
 
-const T0 = "2099-01-10T10:00:00.000Z"; // far future: other files' expiry sweeps (real clock) must never find applications made here
+const T0 = "2027-01-10T10:00:00.000Z";
 const REPLAYED = "idempotent-replayed";
 const WITHHELD = "idempotent-withheld-fields";
 

@@ -19,7 +19,7 @@ import { verificationEventOf } from "../../helpers/identity";
 
 type Json = Record<string, any>;
 
-const T0 = "2099-07-01T10:00:00.000Z";
+const T0 = "2027-07-01T10:00:00.000Z";
 const PROVIDER_KEY = "idp_live_key_7";
 
 const provider = await startFakeIdentityProvider();
@@ -51,8 +51,8 @@ async function livePartner() {
 }
 
 const PEOPLE = [
-  { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" },
-  { first_name: "Grace", last_name: "Review", date_of_birth: "2056-12-09", role: "psc" },
+  { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", role: "director" },
+  { first_name: "Grace", last_name: "Review", date_of_birth: "1984-12-09", role: "psc" },
 ];
 
 const postCheck = (token: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -165,7 +165,7 @@ describe("the provider call", () => {
     };
     provider.answer = everyoneVerified;
     expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
-    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
+    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
       `/apply/${handoffToken}/bank`,
     );
     expect(calls.map((call) => call.connectionsInUse)).toEqual([0]);
@@ -189,7 +189,7 @@ describe("the daily cap", () => {
     expect(error.error).toMatchObject({
       retryable: true,
       retry_after_ms: 21 * HOUR_MS,
-      message: `Application ${applicationId} has had 3 identity checks in the last 24 hours, the most it may have; the next can run from 2099-07-02T10:00:00.000Z.`,
+      message: `Application ${applicationId} has had 3 identity checks in the last 24 hours, the most it may have; the next can run from 2027-07-02T10:00:00.000Z.`,
     });
     expect(refused.headers.get("retry-after")).toBe(String(21 * 3600));
     expect(calls).toHaveLength(3);

@@ -1,7 +1,7 @@
 // Identity checks over HTTP (spec 4.4, 6.2, 7; docs/identity.md): the sandbox provider's outcomes and their
 // events, the white_label capability gate, scopes, the 5/s sub-limit, Idempotency-Key, tenancy and environments,
-// which application statuses take a check, and every kind of bad input. The clock is frozen in 2099 (other
-// files' real-clock expiry sweeps must never reach these applications), so the dates of birth are of this century.
+// which application statuses take a check, and every kind of bad input. The clock is frozen in 2027, so the dates
+// of birth are plausible ages.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { createApplication } from "@/lib/applications/create";
@@ -18,7 +18,7 @@ import { verificationEventOf } from "../../helpers/identity";
 
 type Json = Record<string, any>;
 
-const T0 = "2099-06-15T10:00:00.000Z";
+const T0 = "2027-06-15T10:00:00.000Z";
 
 let server: AppServer;
 beforeAll(async () => {
@@ -42,10 +42,10 @@ async function openApplication(tenant: Tenant, companyNumber = "12345678", refer
   return application.id;
 }
 
-const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" };
-const GRACE = { first_name: "Grace", last_name: "Hopper", date_of_birth: "2056-12-09", role: "psc" };
-const REVIEWED = { first_name: "Alan", last_name: "Review", date_of_birth: "2062-06-23", role: "director" };
-const UNVERIFIED = { first_name: "Mallory", last_name: "Unverified", date_of_birth: "2060-01-31", role: "psc" };
+const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", role: "director" };
+const GRACE = { first_name: "Grace", last_name: "Hopper", date_of_birth: "1984-12-09", role: "psc" };
+const REVIEWED = { first_name: "Alan", last_name: "Review", date_of_birth: "1990-06-23", role: "director" };
+const UNVERIFIED = { first_name: "Mallory", last_name: "Unverified", date_of_birth: "1988-01-31", role: "psc" };
 
 function postCheck(token: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}/partner/v1/identity/checks`, bearer(token, jsonRequest("POST", body, headers)));
@@ -341,17 +341,17 @@ describe("a sandbox project's test clock", () => {
   it("ages the people checked: a date of birth is checked against the project's time, as its objects are stamped", async () => {
     const partner = await newPartner();
     const applicationId = await openApplication(partner.tenant);
-    // 16 on 2099-06-20: too young on the real day (2099-06-15), old enough a week on.
-    const sixteenOnTheTwentieth = { ...ADA, date_of_birth: "2083-06-20" };
+    // 16 on 2027-06-20: too young on the real day (2027-06-15), old enough a week on.
+    const sixteenOnTheTwentieth = { ...ADA, date_of_birth: "2011-06-20" };
     const early = await expectApiError(await postCheck(partner.token, { application_id: applicationId, people: [sixteenOnTheTwentieth] }), 422, "validation_failed");
     expect(early.error.detail?.map(({ field, reason }) => ({ field, reason }))).toEqual([{ field: "people.0.date_of_birth", reason: "too_young" }]);
 
     const advanced = await fetch(`${server.url}/partner/v1/test_helpers/clock/advance`, bearer(partner.token, jsonRequest("POST", { days: 7 })));
     expect((await expectJson<Json>(advanced, 200)).offset_days).toBe(7);
     const check = await expectJson<Json>(await postCheck(partner.token, { application_id: applicationId, people: [sixteenOnTheTwentieth] }), 201);
-    expect(check.created_at).toBe("2099-06-22T10:00:00.000Z");
+    expect(check.created_at).toBe("2027-06-22T10:00:00.000Z");
     // Still too young on the project's day, a week before turning 16.
-    const tooYoung = { ...ADA, date_of_birth: "2083-06-29" };
+    const tooYoung = { ...ADA, date_of_birth: "2011-06-29" };
     const refused = await expectApiError(await postCheck(partner.token, { application_id: applicationId, people: [tooYoung] }), 422, "validation_failed");
     expect(refused.error.detail?.[0]?.reason).toBe("too_young");
   });
@@ -399,20 +399,20 @@ describe("bad input", () => {
 
   it.each([
     ["23/04/1980", "invalid_format", "date_of_birth is a date written YYYY-MM-DD, such as 1980-04-23."],
-    ["2061-2-3", "invalid_format", "date_of_birth is a date written YYYY-MM-DD, such as 1980-04-23."],
-    ["2061-02-30", "invalid_date", "date_of_birth 2061-02-30 is not a day of the calendar."],
-    ["2061-13-01", "invalid_date", "date_of_birth 2061-13-01 is not a day of the calendar."],
-    ["2099-06-16", "in_future", "date_of_birth is in the future."],
-    ["2083-06-16", "too_young", "A person checked must be at least 16 years old."],
-    ["1979-06-15", "too_old", "date_of_birth is more than 120 years ago; check the year."],
+    ["1989-2-3", "invalid_format", "date_of_birth is a date written YYYY-MM-DD, such as 1980-04-23."],
+    ["1989-02-30", "invalid_date", "date_of_birth 1989-02-30 is not a day of the calendar."],
+    ["1989-13-01", "invalid_date", "date_of_birth 1989-13-01 is not a day of the calendar."],
+    ["2027-06-16", "in_future", "date_of_birth is in the future."],
+    ["2011-06-16", "too_young", "A person checked must be at least 16 years old."],
+    ["1907-06-15", "too_old", "date_of_birth is more than 120 years ago; check the year."],
   ])("refuses the date of birth %s (%s)", async (dateOfBirth, reason, message) => {
     const error = await expectValidationFailed(valid([GRACE, { ...ADA, date_of_birth: dateOfBirth }]), [{ field: "people.1.date_of_birth", reason }]);
     expect(error.error.detail?.[0]?.message).toBe(message);
   });
 
   it("accepts a person who turns 16 today", async () => {
-    const check = await expectJson<Json>(await postCheck(partner.token, valid([{ ...ADA, date_of_birth: "2083-06-15" }])), 201);
-    expect(check.people[0].date_of_birth).toBe("2083-06-15");
+    const check = await expectJson<Json>(await postCheck(partner.token, valid([{ ...ADA, date_of_birth: "2011-06-15" }])), 201);
+    expect(check.people[0].date_of_birth).toBe("2011-06-15");
   });
 
   it.each([

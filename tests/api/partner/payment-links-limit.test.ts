@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 it("creates 10 links a second, refuses the 11th with 429, and lets a replay through", async () => {
-  const clock = freezeClock("2099-05-05T09:00:00.000Z");
+  const clock = freezeClock("2027-05-05T09:00:00.000Z");
   const project = await createTestProject();
   const account = await fundedAccount({ projectId: project.project_id, environment: "sandbox" });
   const token = await mintToken(server.url, project);

@@ -1,7 +1,7 @@
 // The payments API over HTTP (spec 4.4, 2.6, 4.11; docs/payments.md): payment links on an account's payoff,
 // reads and lists scoped to the caller's project and environment, the sandbox settle and fail helpers, one
 // payment for 20 concurrent requests under one Idempotency-Key, and a clear 4xx for bad input on every
-// endpoint. The clock is frozen far in the future, so other files' real-clock sweeps never meet these rows.
+// endpoint, on a frozen clock.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { balanceAsOf } from "@/lib/accounts/allocation";
 import { writeOffAccount } from "@/lib/accounts/service";
@@ -18,7 +18,7 @@ import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 // 20 requests at once under one key exceed the sandbox's 10 in flight; the limits have their own tests.
 process.env.RATE_LIMIT_SCALE = "100";
 
-const NOW = "2099-03-10T10:00:00.000Z";
+const NOW = "2027-03-10T10:00:00.000Z";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 let server: AppServer;
@@ -94,10 +94,10 @@ describe("POST /partner/v1/payments/links", () => {
 
   it("refuses an amount over the payoff with 422 on amount_pence", async () => {
     const account = await fundedAccount(tenant);
-    clock.set("2099-03-25T10:00:00.000Z");
+    clock.set("2027-03-25T10:00:00.000Z");
     token = await mintToken(server.url, project);
     const instalments = await db().instalment.findMany({ where: { accountId: account.id } });
-    const payoff = balanceAsOf(account, instalments, "2099-03-25").payoff_pence;
+    const payoff = balanceAsOf(account, instalments, "2027-03-25").payoff_pence;
     expect(payoff).toBeGreaterThan(1_000_000);
     const over = await expectApiError(await createLink({ account_id: account.id, amount_pence: payoff + 1 }), 422, "validation_failed");
     expect(over.error.detail).toEqual([{ field: "amount_pence", reason: "exceeds_payoff", message: `At most the account's payoff today, ${payoff} pence.` }]);

@@ -4,7 +4,6 @@
 // an advance its process abandoned is resumed by the background sweep. The answer window is 0 here, so every
 // advance answers 202 at once, and a batch is one row, so each account's collection commits on its own. Rows
 // are held from a connection of the test's own (outside the app's pool) to stop an advance at a known point.
-// Frozen in 2097, so no other file's sweep meets these rows.
 process.env.SANDBOX_CLOCK_ANSWER_WITHIN_MS = "0";
 process.env.SANDBOX_CLOCK_BATCH_SIZE = "1";
 
@@ -26,7 +25,7 @@ import { sessionsWaitingOn } from "../../helpers/row-locks";
 import { fundedAccount } from "../../database/accounts/helpers";
 
 const DAY_MS = 86_400_000;
-const T0 = new Date("2097-01-10T10:00:00.000Z");
+const T0 = new Date("2029-01-10T10:00:00.000Z");
 const at = (days: number) => new Date(T0.getTime() + days * DAY_MS).toISOString();
 /** Longest a refusal may take: it must not wait for the advance that holds the clock. */
 const REFUSED_WITHIN_MS = 2_000;

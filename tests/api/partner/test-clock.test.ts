@@ -1,8 +1,7 @@
 // The sandbox test clock over HTTP (docs/sandbox.md, "Test clock"): each project's sandbox has its own clock;
 // an advance runs everything due on the way (collections with their outcomes by company number, mandate
 // revocation, arrears, application expiry) before it answers, stamps what it does with the project's time, and
-// leaves other projects and the live environment on real time. The real clock is frozen in 2096, so other
-// files' sweeps, on real time or their own frozen clocks, never meet these rows. Every advance here answers once
+// leaves other projects and the live environment on real time. The real clock is frozen in 2028. Every advance here answers once
 // done (a long one's 202 and background run are test-clock-advancing.test.ts's).
 process.env.SANDBOX_CLOCK_ANSWER_WITHIN_MS = "30000";
 
@@ -16,7 +15,7 @@ import { bearer, createTestProject, mintToken, untilDecided } from "../../helper
 
 const DAY_MS = 86_400_000;
 /** Real time, frozen: a Monday morning whose first due date (one month on, 10 February) is 31 days away. */
-const T0 = new Date("2096-01-10T10:00:00.000Z");
+const T0 = new Date("2028-01-10T10:00:00.000Z");
 const at = (days: number) => new Date(T0.getTime() + days * DAY_MS).toISOString();
 
 let server: AppServer;
@@ -114,7 +113,7 @@ describe("advancing the clock", () => {
   it("collects instalments as they fall due: a normal account pays its first, one ending 0008 falls into arrears", async () => {
     const normal = await fundedAccount("12345678");
     const short = await fundedAccount("12340008");
-    expect(normal.schedule[0].due_date).toBe("2096-02-10");
+    expect(normal.schedule[0].due_date).toBe("2028-02-10");
 
     expect(await advance(30)).toMatchObject({ offset_days: 30 });
     expect((await account(normal.id)).schedule[0].status).toBe("scheduled");
@@ -123,7 +122,7 @@ describe("advancing the clock", () => {
     await advance(2);
     const paid = await account(normal.id);
     expect(paid.status).toBe("performing");
-    expect(paid.schedule[0]).toMatchObject({ status: "paid", due_date: "2096-02-10" });
+    expect(paid.schedule[0]).toMatchObject({ status: "paid", due_date: "2028-02-10" });
     expect(paid.schedule[1].status).toBe("scheduled");
     expect(paid.balance.principal_outstanding_pence).toBe(1_200_000 - normal.schedule[0].principal_pence);
     // Interest accrues on the project's days: one day into the second period.

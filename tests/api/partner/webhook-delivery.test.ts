@@ -3,13 +3,8 @@
 // team's notification, replay, subscriptions, concurrent workers, secret rolls, pinned versions, the address
 // guard at delivery time and the 30-day retention.
 //
-// The database is shared with other test files whose sweeps run on the real clock over every row. So:
-// - most tests freeze the clock far in the future (2199), where no real-clock sweep finds our deliveries due, and
-//   attempt deliveries one by one with attemptDelivery(id). They never call findDueDeliveries or
-//   deliverDueWebhooks there: at a 2199 clock those would claim (and lock until 2199) every other file's
-//   pending deliveries.
-// - the concurrent-workers and retention tests, which must run the global sweeps, use the first hours of 1970:
-//   at that clock the sweeps can only reach rows older still, which nobody else writes.
+// Most tests freeze the clock and attempt deliveries one by one with attemptDelivery(id); the concurrent-workers
+// and retention tests run the global sweeps, in the first hours of 1970, where they reach only the rows they wrote.
 // Receivers serve a self-signed certificate that this process trusts (tests/helpers/tls.ts): the delivery client
 // verifies it as it verifies any public certificate.
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
@@ -43,8 +38,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 /** Spec 6.4: the wait before attempts 2..9 (1 min, 5 min, 30 min, 2 h, then 6 h each), written out independently of the code. */
 const SPEC_DELAYS_MS = [1 * MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS, 6 * HOUR_MS];
-/** Far future: no other file's real-clock sweep ever finds these deliveries due. */
-const T0 = new Date("2199-04-01T09:00:00.000Z");
+const T0 = new Date("2027-04-01T09:00:00.000Z");
 /** Receivers are given this long before an attempt counts as a timeout, instead of the production 10 s. */
 const SHORT_TIMEOUT_MS = 300;
 

@@ -5,8 +5,8 @@
 // next resolved address only when one refuses the connection.
 //
 // Registration runs over HTTP with a live token (the sandbox skips address checks here, since this file turns on
-// WEBHOOK_ALLOW_PRIVATE_TARGETS for its 127.0.0.1 receiver). Deliveries are attempted one by one on a clock frozen in
-// 2199, as in webhook-delivery.test.ts, so no other file's sweep touches them.
+// WEBHOOK_ALLOW_PRIVATE_TARGETS for its 127.0.0.1 receiver). Deliveries are attempted one by one on a frozen clock, as in
+// webhook-delivery.test.ts.
 import { once } from "node:events";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -27,7 +27,7 @@ import { trustedTestCertificate } from "../../helpers/tls";
 
 /** Spec 6.4: the wait before attempt 2 (±10% jitter). */
 const MINUTE_MS = 60_000;
-const T0 = new Date("2199-05-01T09:00:00.000Z");
+const T0 = new Date("2027-05-01T09:00:00.000Z");
 /**
  * Two tries of a second each, per record type: a silent name server is given up on after two to three seconds (c-ares
  * checks its timers once a second; the bound leaves room for a loaded machine), half the 10-second deadline of an attempt.

@@ -45,7 +45,7 @@ const PUBLIC_URL = "https://93.184.215.14/hooks";
 const ENDPOINT_ID = /^whe_[0-9a-z]{26}$/;
 const SECRET = /^whsec_[0-9A-Za-z]{40}$/;
 const HOUR_MS = 3_600_000;
-const T0 = "2099-03-04T05:06:07.089Z";
+const T0 = "2027-03-04T05:06:07.089Z";
 const at = (offsetMs: number) => new Date(new Date(T0).getTime() + offsetMs).toISOString();
 
 let server: AppServer;

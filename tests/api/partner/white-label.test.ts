@@ -1,8 +1,8 @@
 // The white-label flow over HTTP (docs/white-label.md): a partner with the white_label capability drives an
 // application from created to funded through consents, affordability, submit and accept, reaching the states and
 // events the hosted journey reaches; every refusal of the four endpoints; Idempotency-Key; and decisioning on
-// what the flow collected (open-banking turnover, identity checks). The clock is frozen in 2099, so other files'
-// real-clock sweeps never reach these applications and the dates of birth are of this century.
+// what the flow collected (open-banking turnover, identity checks). The clock is frozen in 2027, so the
+// dates of birth are plausible ages.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONSENT_TEXTS, currentConsentText } from "@/lib/application-consents/catalogue";
 import { createApplication } from "@/lib/applications/create";
@@ -18,7 +18,7 @@ type Json = Record<string, any>;
 // Several tests make more requests of one project than its sandbox burst; the limits have their own tests.
 process.env.RATE_LIMIT_SCALE = "100";
 
-const T0 = "2099-08-01T10:00:00.000Z";
+const T0 = "2027-08-01T10:00:00.000Z";
 
 let server: AppServer;
 beforeAll(async () => {
@@ -54,7 +54,7 @@ async function read(token: string, path: string): Promise<Json> {
 const ALL_CONSENTS = { consents: CONSENT_TEXTS.credit_search.concat(CONSENT_TEXTS.data_sharing, CONSENT_TEXTS.terms).map(({ type, version }) => ({ type, text_version: version })) };
 const VERSION = currentConsentText("terms").version;
 
-const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "2061-12-10", role: "director" };
+const ADA = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", role: "director" };
 
 const consent = (token: string, id: string, body: unknown = ALL_CONSENTS, headers?: Record<string, string>) => post(token, `/applications/${id}/consents`, body, headers);
 const afford = (token: string, id: string, body: unknown, headers?: Record<string, string>) => post(token, `/applications/${id}/affordability`, body, headers);
@@ -193,11 +193,11 @@ describe("POST /applications/{id}/consents", () => {
     expect(first.missing).toEqual(["credit_search", "data_sharing"]);
     expect(first.consents.map((given: Json) => given.type)).toEqual(["terms"]);
 
-    freezeClock("2099-08-01T10:30:00.000Z");
+    freezeClock("2027-08-01T10:30:00.000Z");
     const second = await expectJson<Json>(await consent(partner.token, id), 201);
     expect(second.missing).toEqual([]);
     expect(second.consents[2]).toEqual(first.consents[0]);
-    expect(second.consents.map((given: Json) => given.granted_at)).toEqual(["2099-08-01T10:30:00.000Z", "2099-08-01T10:30:00.000Z", T0]);
+    expect(second.consents.map((given: Json) => given.granted_at)).toEqual(["2027-08-01T10:30:00.000Z", "2027-08-01T10:30:00.000Z", T0]);
 
     const third = await expectJson<Json>(await consent(partner.token, id), 201);
     expect(third).toEqual(second);

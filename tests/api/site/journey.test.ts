@@ -14,6 +14,7 @@ import { decideSubmittedApplication } from "@/lib/decisions/service";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { eventually } from "../../helpers/eventually";
 import { expectErrorPage, expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
@@ -87,14 +88,10 @@ async function eventTypes(applicationId: string): Promise<string[]> {
 }
 
 /** Decisions the submitted application: the decisioning queued at submit may hold it, so until it is decided. */
-async function decide(id: string) {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    await decideSubmittedApplication(id);
-    const application = await db().application.findUniqueOrThrow({ where: { id } });
-    if (application.decisionId) return application;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${id} was not decided`);
+function decide(id: string) {
+  return eventually(() => db().application.findUniqueOrThrow({ where: { id } }), (application) => Boolean(application.decisionId), {
+    drive: () => decideSubmittedApplication(id),
+  });
 }
 
 async function renderStep(token: string, step: string): Promise<string> {

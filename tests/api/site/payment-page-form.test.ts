@@ -13,7 +13,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectErrorPage } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 
-const NOW = "2099-04-02T08:00:00.000Z";
+const NOW = "2027-04-02T08:00:00.000Z";
 
 let server: AppServer;
 let project: ProjectCredentials;

@@ -13,7 +13,7 @@ import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { createTestProject } from "../../helpers/partner";
 
-const NOW = "2099-07-01T09:30:00.000Z";
+const NOW = "2027-07-01T09:30:00.000Z";
 
 let tenant: Tenant;
 let clock: ReturnType<typeof freezeClock>;
@@ -53,7 +53,7 @@ describe("the payment page", () => {
     expect(text).toContain("Pay £1,234.56 by bank");
     expect(text).toContain("Amount £1,234.56 Towards the account of Sandbox Trading 12345678 Ltd Reference inv-2026-11");
     expect(text).toContain("Sandbox Bank This is a sandbox payment: no real money moves.");
-    expect(text).toContain("This link can be used until 2 July 2099 at 10:30 UK time.");
+    expect(text).toContain("This link can be used until 2 July 2027 at 10:30 UK time.");
     expect(html).toMatch(new RegExp(`<form (?=[^>]*method="post")(?=[^>]*action="/pay/${linkToken}/bank")[^>]*>`));
     expect(html).toContain(`<input type="hidden" name="form_token" value="${formToken}"/>`);
     expect(html).toMatch(/<button (?=[^>]*type="submit")(?=[^>]*name="decision")(?=[^>]*value="approve")[^>]*>Approve payment of £1,234.56<\/button>/);
@@ -64,11 +64,11 @@ describe("the payment page", () => {
 
   it("shows a settled link's outcome and the way back with payment_id, and no form", async () => {
     const { payment, linkToken } = await link({ amount_pence: 5_000, redirect_uri: "https://partner.example/paid?order=42" });
-    clock.set("2099-07-01T10:00:00.000Z");
+    clock.set("2027-07-01T10:00:00.000Z");
     await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
     const { html, text, title } = await render(linkToken);
     expect(title).toBe("Payment received");
-    expect(text).toContain("Payment received Thank you. £50.00 has been paid towards the account of Sandbox Trading 12345678 Ltd on 1 July 2099 at 11:00 UK time.");
+    expect(text).toContain("Payment received Thank you. £50.00 has been paid towards the account of Sandbox Trading 12345678 Ltd on 1 July 2027 at 11:00 UK time.");
     expect(html).toContain(`<a class="payment-return" href="https://partner.example/paid?order=42&amp;payment_id=${payment.id}" rel="noreferrer">Continue to partner.example</a>`);
     expect(html).not.toContain("<form");
   });
@@ -86,10 +86,10 @@ describe("the payment page", () => {
 
   it("says an expired link has expired, with no form", async () => {
     const { linkToken } = await link({ amount_pence: 5_000, redirect_uri: "https://partner.example/back" });
-    clock.set("2099-07-02T09:30:00.000Z");
+    clock.set("2027-07-02T09:30:00.000Z");
     const { html, text, title } = await render(linkToken);
     expect(title).toBe("Payment link expired");
-    expect(text).toContain("This payment link has expired It could be used until 2 July 2099 at 10:30 UK time. No money has been taken.");
+    expect(text).toContain("This payment link has expired It could be used until 2 July 2027 at 10:30 UK time. No money has been taken.");
     expect(html).not.toContain("<form");
     expect(html).toContain("Continue to partner.example");
   });

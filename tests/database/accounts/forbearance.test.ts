@@ -13,7 +13,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "./helpers";
 
-const OPENED = "2096-01-10T12:00:00.000Z";
+const OPENED = "2028-01-10T12:00:00.000Z";
 
 let project: ProjectCredentials;
 let tenant: Tenant;
@@ -34,37 +34,37 @@ describe("an arrangement until a date", () => {
   it("lasts through a failed collection, then ends on its day into arrears, before that day's collection", async () => {
     // 0008: every collection fails insufficient_funds.
     const account = await fundedAccount(tenant, { companyNumber: "12340008", termMonths: 6 });
-    const forborne = await agreeForbearance({ tenant, id: account.id, until: "2096-03-10" });
-    expect(forborne).toMatchObject({ status: "forborne", forborneUntil: "2096-03-10" });
+    const forborne = await agreeForbearance({ tenant, id: account.id, until: "2028-03-10" });
+    expect(forborne).toMatchObject({ status: "forborne", forborneUntil: "2028-03-10" });
 
-    clock.set("2096-02-10T06:00:00.000Z");
+    clock.set("2028-02-10T06:00:00.000Z");
     await runDueServicing({ tenant });
-    expect(await db().account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ status: "forborne", forborneUntil: "2096-03-10" });
+    expect(await db().account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ status: "forborne", forborneUntil: "2028-03-10" });
 
     const before = await db().event.count({ where: { projectId: project.project_id } });
-    clock.set("2096-03-10T06:00:00.000Z");
+    clock.set("2028-03-10T06:00:00.000Z");
     await runDueServicing({ tenant });
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id } });
     expect(now).toMatchObject({ status: "in_arrears", forborneUntil: null });
     // The arrangement ends first (performing, then in arrears for February), then March's collection fails.
     expect(await statusEvents(before)).toEqual([
-      ["account.updated", "performing", "2096-03-10T06:00:00.000Z"],
-      ["account.updated", "in_arrears", "2096-03-10T06:00:00.000Z"],
-      ["payment.created", "pending", "2096-03-10T06:00:00.000Z"],
-      ["payment.failed", "failed", "2096-03-10T06:00:00.000Z"],
+      ["account.updated", "performing", "2028-03-10T06:00:00.000Z"],
+      ["account.updated", "in_arrears", "2028-03-10T06:00:00.000Z"],
+      ["payment.created", "pending", "2028-03-10T06:00:00.000Z"],
+      ["payment.failed", "failed", "2028-03-10T06:00:00.000Z"],
     ]);
   });
 
   it("ends on a day with nothing due, back to performing when nothing is in arrears", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
-    await agreeForbearance({ tenant, id: account.id, until: "2096-01-20" });
-    clock.set("2096-01-19T06:00:00.000Z");
+    await agreeForbearance({ tenant, id: account.id, until: "2028-01-20" });
+    clock.set("2028-01-19T06:00:00.000Z");
     expect(await serviceAccount(account.id)).toBe("nothing_due");
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).status).toBe("forborne");
-    clock.set("2096-01-20T06:00:00.000Z");
+    clock.set("2028-01-20T06:00:00.000Z");
     expect(await runDueServicing({ tenant })).toEqual({ serviced: 0 });
     const ended = await db().account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(ended).toMatchObject({ status: "performing", forborneUntil: null, nextDueOn: "2096-02-10" });
+    expect(ended).toMatchObject({ status: "performing", forborneUntil: null, nextDueOn: "2028-02-10" });
     const event = await db().event.findFirstOrThrow({ where: { projectId: project.project_id, type: "account.updated" }, orderBy: { id: "desc" } });
     expect(event.object).toMatchObject({ id: account.id, status: "performing", forborne_until: null });
     expect(await serviceAccount(account.id)).toBe("nothing_due");
@@ -72,17 +72,17 @@ describe("an arrangement until a date", () => {
 
   it("is refused unless it ends after today", async () => {
     const account = await fundedAccount(tenant);
-    for (const until of ["2096-01-10", "2096-01-09"]) {
+    for (const until of ["2028-01-10", "2028-01-09"]) {
       const error = await agreeForbearance({ tenant, id: account.id, until }).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).detail).toEqual([{ field: "until", reason: "not_in_future", message: "An arrangement ends after today (2096-01-10)." }]);
+      expect((error as ApiError).detail).toEqual([{ field: "until", reason: "not_in_future", message: "An arrangement ends after today (2028-01-10)." }]);
     }
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).status).toBe("performing");
   });
 
   it("ends at once by hand, forgetting its date", async () => {
     const account = await fundedAccount(tenant);
-    await agreeForbearance({ tenant, id: account.id, until: "2096-06-01" });
+    await agreeForbearance({ tenant, id: account.id, until: "2028-06-01" });
     expect(await endForbearance({ tenant, id: account.id })).toMatchObject({ status: "performing", forborneUntil: null });
   });
 });

@@ -20,7 +20,7 @@ let tenant: Tenant;
 let clock: ReturnType<typeof freezeClock>;
 
 beforeEach(async () => {
-  clock = freezeClock("2097-04-10T12:00:00.000Z");
+  clock = freezeClock("2029-04-10T12:00:00.000Z");
   project = await createTestProject();
   tenant = { projectId: project.project_id, environment: "sandbox" };
 });
@@ -51,21 +51,21 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
   it("for a new term loan, its APR a fraction of a percent", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
     await db().account.update({ where: { id: account.id }, data: { aprBps: 1299 } });
-    const object = await expectRenderedAsSerialized(account.id, "2097-04-10");
+    const object = await expectRenderedAsSerialized(account.id, "2029-04-10");
     expect(object.rate_apr).toBe(12.99);
     expect(object.schedule).toHaveLength(6);
   });
 
   it("for a forborne account with text JSON must escape, its interest accrued to a later day", async () => {
     const account = await fundedAccount(tenant);
-    await agreeForbearance({ tenant, id: account.id, until: "2097-06-01" });
+    await agreeForbearance({ tenant, id: account.id, until: "2029-06-01" });
     await db().account.update({
       where: { id: account.id },
       data: { companyName: 'O\'Brien "Quotes" \\ Back\nslash Ltd', reference: "ref <x> \u2028", metadata: { note: "emoji 🚀 and \" and \\", crm: "C-1" } },
     });
-    clock.set("2097-04-25T09:00:00.000Z");
-    const object = await expectRenderedAsSerialized(account.id, "2097-04-25");
-    expect(object.forborne_until).toBe("2097-06-01");
+    clock.set("2029-04-25T09:00:00.000Z");
+    const object = await expectRenderedAsSerialized(account.id, "2029-04-25");
+    expect(object.forborne_until).toBe("2029-06-01");
     expect(object.balance.interest_accrued_pence).toBeGreaterThan(0);
   });
 
@@ -74,7 +74,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
     await db().instalment.update({ where: { accountId_number: { accountId: account.id, number: 1 } }, data: { status: "partially_paid", paidPence: 1_000 } });
     await db().instalment.update({ where: { accountId_number: { accountId: account.id, number: 2 } }, data: { status: "missed" } });
     await db().account.update({ where: { id: account.id }, data: { status: "in_arrears" } });
-    const object = await expectRenderedAsSerialized(account.id, "2097-04-10");
+    const object = await expectRenderedAsSerialized(account.id, "2029-04-10");
     const [first, second] = object.schedule;
     expect(object.balance.arrears_pence).toBe(first!.amount_pence - 1_000 + second!.amount_pence);
   });
@@ -82,11 +82,11 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
   it("for a written-off account and for a Flex facility with drawdowns", async () => {
     const closed = await fundedAccount(tenant);
     await writeOffAccount({ tenant, id: closed.id });
-    expect((await expectRenderedAsSerialized(closed.id, "2097-04-10")).status).toBe("closed");
+    expect((await expectRenderedAsSerialized(closed.id, "2029-04-10")).status).toBe("closed");
 
     const flex = await fundedAccount(tenant, { product: "flex" });
     await db().$transaction((transaction) => drawDown({ tenant, id: flex.id, input: { amount_pence: 5_000 }, transaction }));
-    const object = await expectRenderedAsSerialized(flex.id, "2097-04-10");
+    const object = await expectRenderedAsSerialized(flex.id, "2029-04-10");
     expect(object.available_pence).toBe(object.credit_limit_pence! - object.balance.principal_outstanding_pence);
   });
 
@@ -120,12 +120,12 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 describe("readOwnAccount", () => {
   it("gives a term loan exactly as Prisma does, instalments in order", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
-    await agreeForbearance({ tenant, id: account.id, until: "2097-06-01" });
+    await agreeForbearance({ tenant, id: account.id, until: "2029-06-01" });
     await db().account.update({ where: { id: account.id }, data: { metadata: { crm: "C-1", note: 'quote " and \\ slash' }, reference: "ref-9" } });
     const read = await readOwnAccount(tenant, account.id);
     expect(read).toStrictEqual(await byPrisma(account.id));
     expect(read!.instalments.map((instalment) => instalment.number)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(read!.forborneUntil).toBe("2097-06-01");
+    expect(read!.forborneUntil).toBe("2029-06-01");
     expect(read!.disbursedAt).toBeInstanceOf(Date);
   });
 
@@ -149,7 +149,7 @@ describe("listTransactions", () => {
   it("gives the ledger exactly as Prisma's rows serialize, newest first, paged by cursor", async () => {
     const account = await fundedAccount(tenant, { product: "flex" });
     for (const amount of [1_000, 2_000, 3_000]) await db().$transaction((transaction) => drawDown({ tenant, id: account.id, input: { amount_pence: amount }, transaction }));
-    clock.set("2097-05-10T06:00:00.000Z");
+    clock.set("2029-05-10T06:00:00.000Z");
     await runDueServicing({ tenant });
     const expected = (await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "desc" } })).map(serializeTransaction);
     expect(expected.length).toBeGreaterThanOrEqual(4);

@@ -14,7 +14,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "./helpers";
 
-const NOW = new Date("2099-06-10T09:00:00.000Z");
+const NOW = new Date("2027-06-10T09:00:00.000Z");
 
 const EXPECTED_TABLE: Record<AccountTrigger, { from: AccountStatus[]; to: AccountStatus; events: string[] }> = {
   fall_into_arrears: { from: ["performing"], to: "in_arrears", events: ["account.updated"] },

@@ -13,7 +13,7 @@ import { createTestProject } from "../../helpers/partner";
 import { renderedOrErrorCode } from "../../helpers/rendered-reads";
 
 // Far in the future: other test files' sweeps run on the real clock and must never touch these rows.
-const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
+const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 
 let project: ProjectCredentials;
 
@@ -35,7 +35,7 @@ async function insert(overrides: Partial<Prisma.ApplicationUncheckedCreateInput>
       amountPence: 2_500_000,
       termMonths: 24,
       handoffToken: randomToken(32),
-      expiresAt: new Date("2099-03-15T09:00:00.000Z"),
+      expiresAt: new Date("2027-03-15T09:00:00.000Z"),
       createdAt: CREATED_AT,
       updatedAt: CREATED_AT,
       ...overrides,
@@ -63,13 +63,13 @@ const ROWS: Record<string, Partial<Prisma.ApplicationUncheckedCreateInput>> = {
   },
   "a submitted application decided and linked to its decision": {
     status: "approved",
-    submittedAt: new Date("2099-03-02T10:30:00.120Z"),
+    submittedAt: new Date("2027-03-02T10:30:00.120Z"),
     decisionId: newId("decision"),
   },
   "a withdrawn application with a reason": {
     status: "withdrawn",
-    submittedAt: new Date("2099-03-02T10:30:00.007Z"),
-    withdrawnAt: new Date("2099-03-03T23:59:59.999Z"),
+    submittedAt: new Date("2027-03-02T10:30:00.007Z"),
+    withdrawnAt: new Date("2027-03-03T23:59:59.999Z"),
     withdrawalReason: "The director found another lender.",
   },
   "a Flex application": { product: "flex" },
@@ -77,8 +77,8 @@ const ROWS: Record<string, Partial<Prisma.ApplicationUncheckedCreateInput>> = {
     status: "funded",
     product: "flex",
     accountId: newId("account"),
-    submittedAt: new Date("2099-03-02T10:30:00.000Z"),
-    fundedAt: new Date("2100-01-01T00:00:00.001Z"),
+    submittedAt: new Date("2027-03-02T10:30:00.000Z"),
+    fundedAt: new Date("2028-01-01T00:00:00.001Z"),
     introductionId: "intro_01hx0000000000000000000000",
   },
 };
@@ -95,10 +95,10 @@ describe("applicationJsonSql renders what serializeApplication returns", () => {
   });
 
   it("writes timestamps exactly as toISOString does, milliseconds included", async () => {
-    const row = await insert({ status: "submitted", submittedAt: new Date("2099-12-31T23:59:59.050Z") });
+    const row = await insert({ status: "submitted", submittedAt: new Date("2027-12-31T23:59:59.050Z") });
     const rendered = JSON.parse(await renderedByPostgres(row.id)) as Record<string, unknown>;
-    expect(rendered.submitted_at).toBe("2099-12-31T23:59:59.050Z");
-    expect(rendered.created_at).toBe("2099-03-01T09:00:00.000Z");
+    expect(rendered.submitted_at).toBe("2027-12-31T23:59:59.050Z");
+    expect(rendered.created_at).toBe("2027-03-01T09:00:00.000Z");
     expect(rendered.withdrawn_at).toBeNull();
   });
 });

@@ -17,11 +17,12 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { inBatchedTransaction } from "@/lib/applications/batched-transaction";
 import { canMove, IllegalTransitionError } from "@/lib/lifecycle";
 import { createTestProject } from "../../helpers/partner";
+import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 
-const CREATED_AT = new Date("2099-03-01T09:00:00.000Z");
+const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 // Far in the future: the expiry sweeps of other test files run on the real clock and must never find these.
-const EXPIRES_AT = new Date("2099-03-15T09:00:00.000Z");
-const NOW = new Date("2099-03-02T10:30:00.000Z");
+const EXPIRES_AT = new Date("2027-03-15T09:00:00.000Z");
+const NOW = new Date("2027-03-02T10:30:00.000Z");
 
 const TRIGGERS = Object.keys(APPLICATION_TRANSITIONS) as ApplicationTrigger[];
 
@@ -347,7 +348,7 @@ describe("illegal moves", () => {
 
 describe("the event's data.object", () => {
   it("is the application after the change, with the application's project, environment and the move's time", async () => {
-    const clockControl = freezeClock("2099-03-05T14:15:16.789Z");
+    const clockControl = freezeClock("2027-03-05T14:15:16.789Z");
     const application = await insertApplication("created", { environment: "live", companyNumber: "SC123456", companyName: "Sandbox Trading SC123456 Ltd" });
     const now = clockControl.advance(1_000);
 
@@ -360,7 +361,7 @@ describe("the event's data.object", () => {
       environment: "live",
       type: "application.submitted",
       apiVersion: "2026-11-01",
-      createdAt: new Date("2099-03-05T14:15:17.789Z"),
+      createdAt: new Date("2027-03-05T14:15:17.789Z"),
     });
     expect(events[0]!.object).toEqual({
       id: application.id,
@@ -374,9 +375,9 @@ describe("the event's data.object", () => {
       purpose: "working_capital",
       reference: "order-42",
       handoff_url: `${config().APPLY_URL}/apply/${application.handoffToken}`,
-      expires_at: "2099-03-15T09:00:00.000Z",
-      created_at: "2099-03-01T09:00:00.000Z",
-      submitted_at: "2099-03-05T14:15:17.789Z",
+      expires_at: "2027-03-15T09:00:00.000Z",
+      created_at: "2027-03-01T09:00:00.000Z",
+      submitted_at: "2027-03-05T14:15:17.789Z",
       withdrawn_at: null,
       withdrawal_reason: null,
       funded_at: null,
@@ -488,26 +489,13 @@ describe("lockApplication", () => {
     const application = await insertApplication("approved");
     let holders = 0;
 
-    // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
-    async function waitUntilAnotherBackendWaitsOn(holderPid: number): Promise<void> {
-      for (let poll = 0; poll < 250; poll += 1) {
-        const [row] = await db().$queryRaw<{ waiting: number }[]>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${holderPid}::int = ANY(pg_blocking_pids(pid))`;
-        if (row!.waiting > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error("the second withdraw never queued behind the row lock");
-    }
-
     async function withdrawOnce(): Promise<"withdrew" | "already_withdrawn"> {
       return db().$transaction(
         async (transaction) => {
           const locked = (await lockApplication(transaction, { id: application.id, projectId: project.project_id }))!;
           holders += 1;
-          if (holders === 1) {
-            const [{ pid }] = (await transaction.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`) as [{ pid: number }];
-            await waitUntilAnotherBackendWaitsOn(pid);
-          }
+          // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
+          if (holders === 1) await untilSessionsWaitOn(await sessionPid(transaction), 1);
           if (locked.status === "withdrawn") return "already_withdrawn";
           await transitionApplication(transaction, locked, "withdraw", { now: clock.now(), changes: { withdrawnAt: clock.now() } });
           return "withdrew";

@@ -56,12 +56,12 @@ describe("latestIdentityCheckFor", () => {
   it("is null for an application without checks, and the newest check otherwise", async () => {
     const { tenant, applicationId } = await sandboxApplication();
     expect(await latestIdentityCheckFor(applicationId)).toBeNull();
-    const clock = freezeClock("2099-08-01T09:00:00.000Z");
+    const clock = freezeClock("2027-08-01T09:00:00.000Z");
     const first = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
     clock.advance(60_000);
     const second = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
     expect(await latestIdentityCheckFor(applicationId)).toEqual(second);
-    expect(second).toMatchObject({ status: "verified", created_at: "2099-08-01T09:01:00.000Z" });
+    expect(second).toMatchObject({ status: "verified", created_at: "2027-08-01T09:01:00.000Z" });
     expect(first.status).toBe("review_required");
 
     const other = await sandboxApplication();
@@ -82,7 +82,7 @@ describe("identityOfNamedPeople", () => {
   it("gives each person the journey or any check named the newest result that named them, and null to one never checked", async () => {
     const { tenant, applicationId } = await sandboxApplication();
     expect(await identityOfNamedPeople(applicationId, [])).toEqual([]);
-    const clock = freezeClock("2099-08-02T09:00:00.000Z");
+    const clock = freezeClock("2027-08-02T09:00:00.000Z");
     await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA, REVIEWED], transaction }));
     clock.advance(60_000);
     await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));

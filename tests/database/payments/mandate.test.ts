@@ -12,7 +12,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "../accounts/helpers";
 
-const OPENED = "2097-05-20T12:00:00.000Z";
+const OPENED = "2029-05-20T12:00:00.000Z";
 
 let project: ProjectCredentials;
 let tenant: Tenant;
@@ -31,14 +31,14 @@ async function eventsOfType(type: string) {
 describe("a mandate revoked at the bank", () => {
   it("fires mandate.revoked once, with the mandate, and fails every collection mandate_cancelled", async () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340009", termMonths: 3 });
-    clock.set("2097-06-20T06:00:00.000Z");
+    clock.set("2029-06-20T06:00:00.000Z");
     await runDueServicing({ tenant });
-    clock.set("2097-07-20T06:00:00.000Z");
+    clock.set("2029-07-20T06:00:00.000Z");
     await runDueServicing({ tenant });
 
     const revoked = await eventsOfType("mandate.revoked");
     expect(revoked).toHaveLength(1);
-    expect(revoked[0]!.createdAt.toISOString()).toBe("2097-06-20T06:00:00.000Z");
+    expect(revoked[0]!.createdAt.toISOString()).toBe("2029-06-20T06:00:00.000Z");
     expect(revoked[0]!.object).toEqual({
       id: account.mandateId,
       object: "mandate",
@@ -48,7 +48,7 @@ describe("a mandate revoked at the bank", () => {
       status: "revoked",
       reference: account.reference,
       created_at: account.createdAt.toISOString(),
-      revoked_at: "2097-06-20T06:00:00.000Z",
+      revoked_at: "2029-06-20T06:00:00.000Z",
     });
     const collections = await db().payment.findMany({ where: { accountId: account.id, type: "collection" }, orderBy: { id: "asc" } });
     expect(collections.map((payment) => [payment.status, payment.failureCode])).toEqual([
@@ -69,7 +69,7 @@ describe("a mandate revoked at the bank", () => {
   it("is the sandbox's rule only: a live account ending 0009 keeps its mandate", async () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340009", termMonths: 3 });
     await db().account.update({ where: { id: account.id }, data: { environment: "live" } });
-    clock.set("2097-06-20T06:00:00.000Z");
+    clock.set("2029-06-20T06:00:00.000Z");
     await runDueServicing({ tenant: { ...tenant, environment: "live" } });
     expect(await eventsOfType("mandate.revoked")).toEqual([]);
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).mandateStatus).toBe("active");

@@ -15,7 +15,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "../accounts/helpers";
 
-const OPENED = "2098-03-10T12:00:00.000Z";
+const OPENED = "2030-03-10T12:00:00.000Z";
 
 let project: ProjectCredentials;
 let tenant: Tenant;
@@ -38,19 +38,19 @@ async function eventsSince(before: number) {
 describe("a paid link", () => {
   it("for the payoff settles the account: one collection, balance all zero, account.closed", async () => {
     const account = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 3 });
-    clock.set("2098-03-20T09:00:00.000Z");
-    const payoff = balanceAsOf(account, await db().instalment.findMany({ where: { accountId: account.id } }), "2098-03-20").payoff_pence;
+    clock.set("2030-03-20T09:00:00.000Z");
+    const payoff = balanceAsOf(account, await db().instalment.findMany({ where: { accountId: account.id } }), "2030-03-20").payoff_pence;
     expect(payoff).toBeGreaterThan(1_000_000);
     const payment = await link(account.id, payoff);
     expect(payment).toMatchObject({ type: "payment_link", status: "provisioned", amount_pence: payoff, account_id: account.id });
     const before = await db().event.count({ where: { projectId: project.project_id } });
 
     const settled = await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
-    expect(settled).toMatchObject({ id: payment.id, status: "settled", settled_at: "2098-03-20T09:00:00.000Z", failure_code: null });
+    expect(settled).toMatchObject({ id: payment.id, status: "settled", settled_at: "2030-03-20T09:00:00.000Z", failure_code: null });
 
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: true } });
     expect(now).toMatchObject({ status: "settled", principalOutstandingPence: 0, interestAccruedPence: 0, feesOutstandingPence: 0, nextDueOn: null });
-    expect(balanceAsOf(now, now.instalments, "2098-03-20")).toEqual({ principal_outstanding_pence: 0, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 0 });
+    expect(balanceAsOf(now, now.instalments, "2030-03-20")).toEqual({ principal_outstanding_pence: 0, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 0 });
     expect(now.instalments.every((instalment) => instalment.status === "paid")).toBe(true);
     const ledger = await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" } });
     expect(ledger.map((row) => [row.type, row.amountPence, row.paymentId])).toEqual([["drawdown", -1_000_000, expect.any(String)], ["collection", payoff, payment.id]]);
@@ -68,15 +68,15 @@ describe("a paid link", () => {
   it("for less is applied to arrears oldest first, then interest before principal", async () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340008", amountPence: 1_000_000, termMonths: 3 });
     // 0008 fails every collection: two instalments fall into arrears.
-    clock.set("2098-05-10T06:00:00.000Z");
+    clock.set("2030-05-10T06:00:00.000Z");
     await runDueServicing({ tenant });
     const behind = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: { orderBy: { number: "asc" } } } });
     expect(behind.status).toBe("in_arrears");
     const [first, second] = behind.instalments;
     expect([first!.status, second!.status]).toEqual(["missed", "missed"]);
 
-    clock.set("2098-05-12T09:00:00.000Z");
-    const before = balanceAsOf(behind, behind.instalments, "2098-05-12");
+    clock.set("2030-05-12T09:00:00.000Z");
+    const before = balanceAsOf(behind, behind.instalments, "2030-05-12");
     const amount = first!.amountPence + 1_000;
     const payment = await link(account.id, amount);
     await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
@@ -84,7 +84,7 @@ describe("a paid link", () => {
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: { orderBy: { number: "asc" } } } });
     expect(now.instalments.slice(0, 2).map((instalment) => [instalment.status, instalment.paidPence])).toEqual([["paid", first!.amountPence], ["partially_paid", 1_000]]);
     expect(now.status).toBe("in_arrears");
-    const after = balanceAsOf(now, now.instalments, "2098-05-12");
+    const after = balanceAsOf(now, now.instalments, "2030-05-12");
     expect(after.arrears_pence).toBe(before.arrears_pence - amount);
     // Interest accrued to today goes first; the rest reduces the principal.
     expect(after.interest_accrued_pence).toBe(0);

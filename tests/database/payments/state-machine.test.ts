@@ -15,7 +15,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "../accounts/helpers";
 
-const NOW = new Date("2099-06-10T09:00:00.000Z");
+const NOW = new Date("2027-06-10T09:00:00.000Z");
 
 type Status = (typeof PAYMENT_STATUSES)[number];
 

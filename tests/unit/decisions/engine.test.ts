@@ -501,7 +501,7 @@ describe("oneMonthAfter", () => {
     ["29 February after 31 January in a leap year", "2028-01-31T12:00:00.000Z", "2028-02-29"],
     ["29 February after 29 January in a leap year", "2028-01-29T12:00:00.000Z", "2028-02-29"],
     ["28 February after 30 January in a common year", "2026-01-30T12:00:00.000Z", "2026-02-28"],
-    ["28 February in 2100, which is not a leap year", "2100-01-31T12:00:00.000Z", "2100-02-28"],
+    ["28 February in 1900, which is not a leap year", "1900-01-31T12:00:00.000Z", "1900-02-28"],
     ["29 February in 2000, a leap year by the 400 rule", "2000-01-31T12:00:00.000Z", "2000-02-29"],
     ["30 April after 31 March", "2026-03-31T12:00:00.000Z", "2026-04-30"],
     ["31 January of the next year after 31 December", "2026-12-31T23:59:59.999Z", "2027-01-31"],

@@ -1,9 +1,10 @@
 // One behaviour suite for every rate-limit store available here: the in-process store always, and the Redis
 // store (the @upstash/ratelimit scripts through the ioredis adapter) when a Redis answers at REDIS_URL or, by
-// default, 127.0.0.1:6379. Real time with small numbers: waits are about a second. Then the in-process
-// store's bounds, and the limiter's fallback to it when a remote store fails.
+// default, 127.0.0.1:6379. Time is set, not waited for: the stores read it from Date (the Redis store's
+// windows are keyed on it, the in-process store's real clock is made from it), which the suite fakes and moves on.
+// Then the in-process store's bounds, and the limiter's fallback to it when a remote store fails.
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ioredisScriptClient } from "@/lib/ratelimit/ioredis-adapter";
 import { connectRedis, RateLimiter } from "@/lib/ratelimit/limiter";
 import { freezeClock } from "@/lib/clock";
@@ -21,11 +22,16 @@ const backends: Array<[string, () => RateLimitStore]> = [
   ...(redis ? [["redis", () => new RedisRateLimitStore("redis", ioredisScriptClient(redis), `test:${randomUUID()}`)] as [string, () => RateLimitStore]] : []),
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the faked Date on by `ms`, as that much time passing would. */
+const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 const bucket: TokenBucketPolicy = { kind: "tokenBucket", name: "behaviour", ratePerSecond: 2, burst: 3 };
 const window: FixedWindowPolicy = { kind: "fixedWindow", name: "behaviour-window", limit: 3, windowSeconds: 1 };
 
 describe.each(backends)("the %s store", (_name, makeStore) => {
+  // Just after a one-second window's start, so a test's requests fall in one window.
+  beforeEach(() => vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-01-01T00:00:00.020Z") }));
+  afterEach(() => vi.useRealTimers());
+
   it("allows a burst, refuses the next request, then refills at the rate", async () => {
     const store = makeStore();
     const id = randomUUID();
@@ -39,7 +45,7 @@ describe.each(backends)("the %s store", (_name, makeStore) => {
     expect(refused.retryAfterMs).toBeLessThanOrEqual(1000);
     expect(refused.resetSeconds).toBeGreaterThanOrEqual(1);
 
-    await sleep(1_100);
+    advance(1_100);
     expect((await store.limit(bucket, id)).allowed).toBe(true);
     expect((await store.limit(bucket, id)).allowed).toBe(true);
     expect((await store.limit(bucket, id)).allowed).toBe(false);
@@ -56,14 +62,12 @@ describe.each(backends)("the %s store", (_name, makeStore) => {
   it("counts a fixed window and opens again in the next one", async () => {
     const store = makeStore();
     const id = randomUUID();
-    // Start just after a window boundary so all four requests fall in one window.
-    await sleep(1000 - (Date.now() % 1000) + 20);
     const results = [];
     for (let index = 0; index < 4; index += 1) results.push(await store.limit(window, id));
     expect(results.map((result) => result.allowed)).toEqual([true, true, true, false]);
     expect(results.map((result) => result.remaining)).toEqual([2, 1, 0, 0]);
     expect(results[3]!.retryAfterMs).toBeLessThanOrEqual(1000);
-    await sleep(1000 - (Date.now() % 1000) + 20);
+    advance(1_000);
     expect((await store.limit(window, id)).allowed).toBe(true);
   });
 
@@ -88,7 +92,7 @@ describe.each(backends)("the %s store", (_name, makeStore) => {
     expect(await store.acquire(key, 2, 60_000)).not.toBeNull();
     const answers: boolean[] = [];
     for (let attempt = 0; attempt < 8; attempt += 1) {
-      await sleep(100);
+      advance(100);
       answers.push((await store.acquire(key, 2, 60_000)) !== null);
     }
     // Refused while both are held, then the lost slot (400 ms) frees itself; the long one stays held.

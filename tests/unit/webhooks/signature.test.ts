@@ -8,7 +8,7 @@ import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signWebhookPayload, veri
 
 const SECRET = "whsec_0123456789ABCDEFGHIJabcdefghij0123456789";
 const OLD_SECRET = "whsec_ZYXWVUTSRQponmlkjihg9876543210ZYXWVUTSRQ";
-const T = 4_102_444_800; // 2100-01-01T00:00:00Z
+const T = 1_798_761_600; // 2027-01-01T00:00:00Z
 // A body as the platform sends it: compact JSON, with non-ASCII text to make bytes and characters differ.
 const BODY = '{"id":"evt_01jabcdefghjkmnpqrstvwxyz0","object":"event","type":"application.created","data":{"object":{"name":"Café £ Ltd"}}}';
 
