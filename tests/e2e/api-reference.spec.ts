@@ -55,6 +55,9 @@ test("without JavaScript the page lists every route, served by the server", asyn
 
 for (const viewport of VIEWPORTS) {
   test(`the full reference renders from our own origin, accessibly, on a ${viewport.name}`, async ({ browser, baseURL }) => {
+    // axe walks every operation of the full reference, the largest page we serve: on a busy two-CPU machine with
+    // another spec file beside it that alone can approach the default 30 s.
+    test.slow();
     const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     const page = await context.newPage();
     const problems = watch(page, baseURL!);
