@@ -58,7 +58,8 @@ export const realElapsedTime: ElapsedTime = () => performance.now();
 /** Waits on time: each function returned cancels what it scheduled. */
 export interface Timers {
   after(ms: number, callback: () => void): () => void;
-  every(ms: number, callback: () => void): () => void;
+  /** `unref`: the timer alone does not keep the process running (Node's unref). */
+  every(ms: number, callback: () => void, options?: { unref?: boolean }): () => void;
 }
 
 const systemTimers: Timers = {
@@ -66,8 +67,9 @@ const systemTimers: Timers = {
     const timer = setTimeout(callback, ms);
     return () => clearTimeout(timer);
   },
-  every(ms, callback) {
+  every(ms, callback, options) {
     const timer = setInterval(callback, ms);
+    if (options?.unref) timer.unref();
     return () => clearInterval(timer);
   },
 };
@@ -75,7 +77,7 @@ let currentTimers: Timers = systemTimers;
 
 export const timers: Timers = {
   after: (ms, callback) => currentTimers.after(ms, callback),
-  every: (ms, callback) => currentTimers.every(ms, callback),
+  every: (ms, callback, options) => currentTimers.every(ms, callback, options),
 };
 
 /**
