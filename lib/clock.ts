@@ -80,6 +80,13 @@ export const timers: Timers = {
   every: (ms, callback, options) => currentTimers.every(ms, callback, options),
 };
 
+interface ManualTimer {
+  dueAt: number;
+  /** Null for a timer that fires once. */
+  repeatMs: number | null;
+  callback: () => void;
+}
+
 /**
  * Test control: timers scheduled from now on fire only when advanced past, synchronously and in the order they
  * fall due, until restored. Timers already scheduled keep running on real time.
@@ -87,7 +94,7 @@ export const timers: Timers = {
 export function manualTimers(): { advance(ms: number): void } {
   let now = 0;
   let nextId = 0;
-  const scheduled = new Map<number, { dueAt: number; repeatMs: number | null; callback: () => void }>();
+  const scheduled = new Map<number, ManualTimer>();
   const schedule = (ms: number, callback: () => void, repeat: boolean) => {
     const id = nextId++;
     scheduled.set(id, { dueAt: now + ms, repeatMs: repeat ? Math.max(1, ms) : null, callback });
@@ -98,7 +105,7 @@ export function manualTimers(): { advance(ms: number): void } {
     advance(ms) {
       const until = now + ms;
       for (;;) {
-        let next: [number, { dueAt: number; repeatMs: number | null; callback: () => void }] | undefined;
+        let next: [number, ManualTimer] | undefined;
         for (const entry of scheduled) if (entry[1].dueAt <= until && (!next || entry[1].dueAt < next[1].dueAt)) next = entry;
         if (!next) break;
         const [id, timer] = next;
