@@ -147,6 +147,11 @@ const configSchema = z.object({
     .transform((value) => value.split(",").map((server) => server.trim()).filter(Boolean))
     .pipe(z.array(nameServer))
     .default([]),
+  /**
+   * How long each try waits for a name server's answer when resolving a webhook host, in milliseconds (two tries per
+   * record type). Tests shorten it; at most 3 s, so a silent name server leaves time in an attempt's 10 s.
+   */
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_000).default(1_000),
   /** SMTP server for notifications to partner teams, e.g. smtp://user:pass@smtp.example.com:587. Unset: kept in the database only. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** Sender of notification emails. */

@@ -2,7 +2,7 @@
 // and the 30-day retention.
 import type { z } from "zod";
 import { changeFeed } from "../change-feed";
-import { clock } from "../clock";
+import { clock, timers } from "../clock";
 import { config } from "../env";
 import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
@@ -125,7 +125,7 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
   if (!cursor) cursor = (await db().event.findFirst({ where: scope, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "evt_";
   const maxSeconds = config().STREAM_MAX_SECONDS;
   const encoder = new TextEncoder();
-  const timers: NodeJS.Timeout[] = [];
+  const cancelTimers: Array<() => void> = [];
   let unsubscribe: () => void = () => undefined;
   let closed = false;
   /** Whether events may wait unread: a wake-up came, or the last read filled a page. */
@@ -141,7 +141,7 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
   const stop = () => {
     if (closed) return;
     closed = true;
-    for (const timer of timers) clearInterval(timer);
+    for (const cancel of cancelTimers) cancel();
     unsubscribe();
     streamActivity.open -= 1;
     wakePull?.();
@@ -216,21 +216,21 @@ export async function streamEvents(options: { tenant: Tenant; types?: EventType[
           readNeeded = true;
           nudge();
         });
-        timers.push(
-          setInterval(() => {
+        cancelTimers.push(
+          timers.every(STREAM_FALLBACK_POLL_MS, () => {
             if (changeFeed().isListening()) return;
             readNeeded = true;
             nudge();
-          }, STREAM_FALLBACK_POLL_MS),
-          setInterval(() => {
+          }),
+          timers.every(STREAM_HEARTBEAT_MS, () => {
             heartbeatDue = true;
             readNeeded = true;
             nudge();
-          }, STREAM_HEARTBEAT_MS),
-          setTimeout(() => {
+          }),
+          timers.after(maxSeconds * 1000, () => {
             expired = true;
             nudge();
-          }, maxSeconds * 1000),
+          }),
         );
       },
       pull,

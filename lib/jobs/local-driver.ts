@@ -4,6 +4,7 @@
 // submission whose immediate run was lost to a restart, an application past expiry, a webhook delivery or retry,
 // a notification to email).
 import type { BackgroundOperation, OperationReport, RowSweep } from "../background-operation";
+import { timers } from "../clock";
 import { describeError, log } from "../log";
 import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
 
@@ -66,7 +67,7 @@ export class LocalDriver implements BackgroundDriver {
   readonly name = "local" as const;
   private readonly catalogue: BackgroundCatalogue;
   private readonly intervalsMs: Partial<Record<string, number>>;
-  private timers: NodeJS.Timeout[] = [];
+  private cancelSweeps: Array<() => void> = [];
 
   constructor({ intervalsMs = {}, ...catalogue }: LocalDriverOptions) {
     this.catalogue = catalogue;
@@ -80,11 +81,11 @@ export class LocalDriver implements BackgroundDriver {
   }
 
   start(): void {
-    if (this.timers.length > 0) return;
+    if (this.cancelSweeps.length > 0) return;
     for (const operation of this.catalogue.operations) {
       // A sweep still running when its interval comes round again is not doubled; the next tick retries.
       let running = false;
-      const timer = setInterval(() => {
+      const sweep = () => {
         if (running) return;
         running = true;
         runOperation(operation)
@@ -92,14 +93,13 @@ export class LocalDriver implements BackgroundDriver {
           .finally(() => {
             running = false;
           });
-      }, this.intervalsMs[operation.id] ?? operation.localIntervalMs);
-      timer.unref();
-      this.timers.push(timer);
+      };
+      this.cancelSweeps.push(timers.every(this.intervalsMs[operation.id] ?? operation.localIntervalMs, sweep, { unref: true }));
     }
   }
 
   stop(): void {
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    for (const cancel of this.cancelSweeps) cancel();
+    this.cancelSweeps = [];
   }
 }

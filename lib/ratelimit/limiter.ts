@@ -5,6 +5,7 @@
 // then the remote store is tried again. Every fallback decision is counted and the outage logged.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
+import { realElapsedTime, type ElapsedTime } from "../clock";
 import { config } from "../env";
 import { describeError, log } from "../log";
 import { withTimeout } from "../with-timeout";
@@ -34,10 +35,17 @@ export class RateLimiter {
   private readonly fallback: MemoryRateLimitStore;
   private fallbacks = 0;
   private reachable = true;
-  private lastLoggedAt = 0;
-  private skipStoreUntil = 0;
+  private lastLoggedAt = Number.NEGATIVE_INFINITY;
+  private skipStoreUntil = Number.NEGATIVE_INFINITY;
 
-  constructor(readonly store: RateLimitStore) {
+  /**
+   * `elapsedTime` times the back-off and the log interval: real time, not the platform clock, since they measure a
+   * store's outage as it happens, whatever instant tests have frozen the platform's clock at.
+   */
+  constructor(
+    readonly store: RateLimitStore,
+    private readonly elapsedTime: ElapsedTime = realElapsedTime,
+  ) {
     this.fallback = store instanceof MemoryRateLimitStore ? store : new MemoryRateLimitStore();
   }
 
@@ -49,20 +57,19 @@ export class RateLimiter {
     return { backend: this.store.backend, reachable: this.reachable, fallbackCount: this.fallbacks };
   }
 
-  // Real time, not the platform clock: the back-off and the log interval measure a store's outage as it
-  // happens, whatever instant tests have frozen the platform's clock at.
   private async decide<T>(work: (store: RateLimitStore) => Promise<T>): Promise<T> {
     if (this.store === this.fallback) return work(this.store);
-    if (Date.now() >= this.skipStoreUntil) {
+    if (this.elapsedTime() >= this.skipStoreUntil) {
       try {
         const result = await withTimeout(work(this.store), REMOTE_TIMEOUT_MS);
         this.reachable = true;
         return result;
       } catch (error) {
         this.reachable = false;
-        this.skipStoreUntil = Date.now() + RETRY_STORE_AFTER_MS;
-        if (Date.now() - this.lastLoggedAt > FAILURE_LOG_INTERVAL_MS) {
-          this.lastLoggedAt = Date.now();
+        const failedAt = this.elapsedTime();
+        this.skipStoreUntil = failedAt + RETRY_STORE_AFTER_MS;
+        if (failedAt - this.lastLoggedAt > FAILURE_LOG_INTERVAL_MS) {
+          this.lastLoggedAt = failedAt;
           log.error("rate limiter unreachable: limiting in process", { backend: this.store.backend, fallback_count: this.fallbacks, ...describeError(error) });
         }
       }

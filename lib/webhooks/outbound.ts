@@ -12,21 +12,20 @@ export type AddressLookup = (hostname: string) => Promise<Array<{ address: strin
 
 type ResolvedAddress = Awaited<ReturnType<AddressLookup>>[number];
 
-/** How long each try waits for a name server's answer (also the cap: c-ares would otherwise double later tries). */
-const DNS_TIMEOUT_MS = 1_000;
-/** Tries per name server before a name counts as unresolvable: a silent server costs two to three seconds. */
+/** Tries per name server before a name counts as unresolvable: a silent server costs two to three tries' timeouts. */
 const DNS_TRIES = 2;
 
 /**
  * Resolves through c-ares (a node:dns Resolver), never dns.lookup: lookup runs getaddrinfo on libuv's thread pool (four
  * threads, shared with file system and crypto work), where every slow answer holds a thread for as long as the system
  * resolver cares to wait, so a few partners' slow name servers would stall unrelated requests. c-ares queries run on
- * the event loop, each bounded by DNS_TIMEOUT_MS and DNS_TRIES. Only DNS is asked (not /etc/hosts; localhost names are
+ * the event loop, each bounded by `tryTimeoutMs` and DNS_TRIES. Only DNS is asked (not /etc/hosts; localhost names are
  * answered in resolveHost). IPv4 answers come first, so the pinned address is one a host without IPv6 routes reaches.
- * `servers` empty: the system's name servers.
+ * `servers` empty: the system's name servers. `tryTimeoutMs` bounds each try, and is also the cap: c-ares would
+ * otherwise double later tries.
  */
-export function resolverLookup(servers: readonly string[]): AddressLookup {
-  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, maxTimeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+export function resolverLookup(servers: readonly string[], tryTimeoutMs: number): AddressLookup {
+  const resolver = new Resolver({ timeout: tryTimeoutMs, maxTimeout: tryTimeoutMs, tries: DNS_TRIES });
   if (servers.length > 0) resolver.setServers(servers);
   return async (hostname) => {
     const [ipv4, ipv6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
@@ -40,9 +39,13 @@ export function resolverLookup(servers: readonly string[]): AddressLookup {
 
 let configuredLookup: AddressLookup | undefined;
 
-/** What webhooks resolve with unless a caller passes its own lookup: c-ares, on WEBHOOK_DNS_SERVERS when set. */
+/**
+ * What webhooks resolve with unless a caller passes its own lookup: c-ares, on WEBHOOK_DNS_SERVERS when set, each try
+ * bounded by WEBHOOK_DNS_TIMEOUT_MS.
+ */
 function webhookLookup(): AddressLookup {
-  configuredLookup ??= resolverLookup(config().WEBHOOK_DNS_SERVERS);
+  const settings = config();
+  configuredLookup ??= resolverLookup(settings.WEBHOOK_DNS_SERVERS, settings.WEBHOOK_DNS_TIMEOUT_MS);
   return configuredLookup;
 }
 

@@ -13,7 +13,7 @@ import type { EventPayload } from "inngest";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
-import { freezeClock } from "@/lib/clock";
+import { freezeClock, manualTimers, restoreTimers } from "@/lib/clock";
 import { db, transact } from "@/lib/db";
 import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
 import type { ApplicationStatus } from "@/lib/applications/schemas";
@@ -21,6 +21,8 @@ import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
 import { BACKGROUND_CATALOGUE, BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
 import { listenForCommits } from "@/lib/background/start";
+import type { BackgroundOperation } from "@/lib/background-operation";
+import { onCommitted } from "@/lib/commit-signals";
 import { LocalDriver, runDueWork } from "@/lib/jobs/local-driver";
 import { readQueueStatus } from "@/lib/jobs/queue";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -40,9 +42,12 @@ const maintenance = cronFunctions.get("maintenance")!;
 
 let project: ProjectCredentials;
 
+/** The submissions announced as committed, in order: what this process's driver is handed. */
+const committedSubmissions: string[] = [];
 beforeAll(() => {
   // As the server does as it starts: a submission that commits is handed to this process's driver.
   listenForCommits();
+  onCommitted("application.submitted", (id) => committedSubmissions.push(id));
 });
 
 beforeEach(async () => {
@@ -374,8 +379,9 @@ describe("the local driver", () => {
     await transact(async (transaction) => {
       await submitApplication({ tenant: tenantOf(project), id, transaction });
       // Queued now, the decision would find the row locked by this transaction and skip it as busy.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(committedSubmissions).not.toContain(id);
     });
+    expect(committedSubmissions).toContain(id);
 
     await waitForStatus(id, "approved");
     expect(await eventTypesFor(id)).toEqual(["application.created", "application.submitted", "decision.completed"]);
@@ -391,32 +397,39 @@ describe("the local driver", () => {
       }),
     ).rejects.toThrow("the caller's next write failed");
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(committedSubmissions).not.toContain(id);
     expect(await statusOf(id)).toBe("created");
     expect(await eventTypesFor(id)).toEqual(["application.created"]);
   });
 
   it("sweeps due work on its interval once started, and runs nothing more once stopped", async () => {
-    driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, intervalsMs: { "sweep-decisioning": 50, "expire-applications": 50 } });
-    driver.start();
+    const sweepTimers = manualTimers();
+    try {
+      const sweepsStarted: string[] = [];
+      const operations = BACKGROUND_CATALOGUE.operations.map((operation): BackgroundOperation => {
+        if (operation.kind === "pass") return { ...operation, run: () => (sweepsStarted.push(operation.id), operation.run()) };
+        return { ...operation, find: (limit) => (sweepsStarted.push(operation.id), operation.find(limit)) };
+      });
+      driver = new LocalDriver({ ...BACKGROUND_CATALOGUE, operations, intervalsMs: { "sweep-decisioning": 50, "expire-applications": 50 } });
+      driver.start();
 
-    const submitted = await newSubmittedApplication();
-    const overdue = await newOverdueApplication();
-    await waitForStatus(submitted, "approved");
-    await waitForStatus(overdue, "expired");
-    expect(await eventTypesFor(submitted)).toEqual(["application.created", "decision.completed"]);
+      const submitted = await newSubmittedApplication();
+      const overdue = await newOverdueApplication();
+      sweepTimers.advance(49);
+      expect(sweepsStarted).toEqual([]);
+      sweepTimers.advance(1);
+      expect(sweepsStarted.sort()).toEqual(["expire-applications", "sweep-decisioning"]);
+      await waitForStatus(submitted, "approved");
+      await waitForStatus(overdue, "expired");
+      expect(await eventTypesFor(submitted)).toEqual(["application.created", "decision.completed"]);
 
-    driver.stop();
-    const afterStop = await newSubmittedApplication();
-    const overdueAfterStop = await newOverdueApplication();
-    // Six sweep intervals: a sweep still scheduled would have run by now.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await statusOf(afterStop)).toBe("submitted");
-    expect(await statusOf(overdueAfterStop)).toBe("created");
-
-    // Settle them, so they do not linger as due work for the tests after them.
-    expect(await decideSubmittedApplication(afterStop)).toBe("decided");
-    expect(await expireApplication(overdueAfterStop)).not.toBeNull();
+      driver.stop();
+      // Six sweep intervals, and every other operation's: a sweep still scheduled would start as its timer fires.
+      sweepTimers.advance(3_600_000);
+      expect(sweepsStarted).toHaveLength(2);
+    } finally {
+      restoreTimers();
+    }
   });
 });
 

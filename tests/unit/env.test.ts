@@ -44,6 +44,12 @@ describe("configuration", () => {
     ]);
   });
 
+  it("waits 1 s a try for a webhook host's name server by default, and takes WEBHOOK_DNS_TIMEOUT_MS up to 3 s", () => {
+    expect(parseConfig({}).WEBHOOK_DNS_TIMEOUT_MS).toBe(1_000);
+    expect(parseConfig({ WEBHOOK_DNS_TIMEOUT_MS: "250" }).WEBHOOK_DNS_TIMEOUT_MS).toBe(250);
+    for (const value of ["0", "3001", "0.5"]) expect(() => parseConfig({ WEBHOOK_DNS_TIMEOUT_MS: value })).toThrow(/^Invalid configuration:\n {2}WEBHOOK_DNS_TIMEOUT_MS:/);
+  });
+
   it.each([["dns.example.com"], ["127.0.0.1:99999"], ["[127.0.0.1]:53"], ["::1:53:x"]])("refuses %j in WEBHOOK_DNS_SERVERS, naming the variable", (value) => {
     expect(() => parseConfig({ WEBHOOK_DNS_SERVERS: `1.1.1.1,${value}` })).toThrow(
       "Invalid configuration:\n  WEBHOOK_DNS_SERVERS.1: must be an IP address, with an optional :port ([ipv6]:port)",

@@ -1,8 +1,9 @@
 // What an open event stream costs the platform, and who pays: each holds one of its project's concurrent
 // request slots until it closes, closes after STREAM_MAX_SECONDS (here 2), and reads when its project records an
-// event (the change feed wakes it) rather than on a timer.
+// event (the change feed wakes it) rather than on a timer. The streams' timers are advanced by hand.
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { changeFeed } from "@/lib/change-feed";
+import { manualTimers, restoreTimers } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { recordEvents } from "@/lib/events/events";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
@@ -12,11 +13,15 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 
 let server: AppServer;
+const streamTimers = manualTimers();
 beforeAll(async () => {
   process.env.STREAM_MAX_SECONDS = "2";
   server = await startAppServer();
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  restoreTimers();
+});
 
 interface Stream {
   text: () => string;
@@ -72,11 +77,13 @@ it("closes after STREAM_MAX_SECONDS, having told the client where to resume", as
   const project = await createTestProject();
   const token = await mintToken(server.url, project);
   const before = await record(project, "app_before");
+  await eventually(internals, (activity) => activity.open === 0);
   const stream = await openStream(token);
   expect(stream.text()).toContain(`\nid: ${before}\n\n`);
-  const started = performance.now();
+  streamTimers.advance(1_999);
+  expect((await internals()).open).toBe(1);
+  streamTimers.advance(1);
   await stream.ended;
-  expect(performance.now() - started).toBeGreaterThan(1_500);
   expect(stream.text()).toMatch(/: closing after 2 s; reconnect with Last-Event-ID to resume\n\n$/);
   // Resuming from that cursor misses nothing recorded in between.
   const between = await record(project, "app_between");
@@ -90,7 +97,8 @@ it("reads when its project records an event, not on a timer", async () => {
   const token = await mintToken(server.url, project);
   const start = await internals();
   for (let index = 0; index < 5; index += 1) await openStream(token);
-  await new Promise((resolve) => setTimeout(resolve, 1_200)); // more than two of the old 500 ms polls
+  await eventually(internals, (activity) => activity.reads - start.reads >= 5);
+  streamTimers.advance(1_200); // more than two of the old 500 ms polls
   const idle = await internals();
   expect(idle.open - start.open).toBe(5);
   expect(idle.reads - start.reads).toBe(5); // each stream's first read, and nothing since

@@ -1,8 +1,10 @@
 // The events API over HTTP (spec 4.6, 6.1, 6.2, 4.11): the history list and its filters and cursors, one event,
 // the events the lifecycle writes, and the server-sent stream the CLI forwarder reads.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { changeFeed } from "@/lib/change-feed";
 import { db } from "@/lib/db";
 import { recordEvents, type EventType } from "@/lib/events/events";
+import { eventStreamActivity } from "@/lib/events/service";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { captureLogs } from "../../helpers/logs";
@@ -535,12 +537,16 @@ describe("GET /events/stream", () => {
         await stream.waitFor(() => readsOfThisProject() >= 1, 2_000);
         stream.close();
         expect(await stream.ended).toMatchObject({ name: "AbortError" });
-        // The disconnect reaches the server at once over loopback; allow a read already in flight to finish.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await eventually(async () => eventStreamActivity().open, (open) => open === 0);
+        // A second stream of the project, still open, is woken by the same event: once it has sent the event, the
+        // closed stream would have read by then had it still been listening.
+        await eventually(async () => changeFeed().isListening(), Boolean);
         const afterClose = readsOfThisProject();
-        await record("application.created", { id: "app_after_close" }, { createdAt: at(1) });
-        await new Promise((resolve) => setTimeout(resolve, 700));
-        expect(readsOfThisProject()).toBe(afterClose);
+        const witness = await openStream();
+        await eventually(async () => readsOfThisProject(), (reads) => reads === afterClose + 1);
+        const event = await record("application.created", { id: "app_after_close" }, { createdAt: at(1) });
+        await witness.waitFor((text) => text.includes(`id: ${event.id}\n`));
+        expect(readsOfThisProject()).toBe(afterClose + 2);
       });
       expect(entries.filter((entry) => entry.level === "error")).toEqual([]);
     } finally {

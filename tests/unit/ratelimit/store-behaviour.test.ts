@@ -12,6 +12,7 @@ import { MemoryRateLimitStore } from "@/lib/ratelimit/memory-store";
 import type { FixedWindowPolicy, TokenBucketPolicy } from "@/lib/ratelimit/policies";
 import { RedisRateLimitStore } from "@/lib/ratelimit/redis-store";
 import type { RateLimitStore } from "@/lib/ratelimit/store";
+import { captureLogs } from "../../helpers/logs";
 import { REDIS_URL, redisAnswers } from "../../helpers/redis";
 
 const redis = await redisAnswers(REDIS_URL);
@@ -169,6 +170,44 @@ describe("when the remote store fails", () => {
     expect((await limiter.limit(bucket, randomUUID())).allowed).toBe(true);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(limiter.status()).toMatchObject({ reachable: false, fallbackCount: 1 });
+  });
+
+  it("leaves a failed store alone for 5 s of real time, then asks it again, logging the outage at most once in 10 s", async () => {
+    let elapsedMs = 0;
+    let failing = true;
+    const asked: number[] = [];
+    const working = new MemoryRateLimitStore();
+    const flaky: RateLimitStore = {
+      backend: "redis",
+      limit: async (policy, identifier) => {
+        asked.push(elapsedMs);
+        if (failing) throw new Error("connection lost");
+        return working.limit(policy, identifier);
+      },
+      acquire: (key, max, ttlMs) => working.acquire(key, max, ttlMs),
+      release: (key, slot) => working.release(key, slot),
+    };
+    const limiter = new RateLimiter(flaky, () => elapsedMs);
+    const decideAt = async (at: number) => {
+      elapsedMs = at;
+      return limiter.limit(bucket, randomUUID());
+    };
+
+    const { entries } = await captureLogs(async () => {
+      for (const at of [0, 4_999, 5_000, 9_999, 10_001]) await decideAt(at);
+    });
+    expect(asked).toEqual([0, 5_000, 10_001]);
+    expect(entries.filter((entry) => entry.level === "error").map((entry) => entry.msg)).toEqual([
+      "rate limiter unreachable: limiting in process",
+      "rate limiter unreachable: limiting in process",
+    ]);
+    expect(limiter.status()).toEqual({ backend: "redis", reachable: false, fallbackCount: 5 });
+
+    failing = false;
+    await decideAt(15_000);
+    expect(await decideAt(15_001)).toMatchObject({ allowed: true });
+    expect(asked).toEqual([0, 5_000, 10_001, 15_001]);
+    expect(limiter.status()).toEqual({ backend: "redis", reachable: true, fallbackCount: 6 });
   });
 
   it("reports the in-process store as reachable, with nothing to fall back from", async () => {

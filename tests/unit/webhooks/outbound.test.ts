@@ -262,7 +262,7 @@ describe("resolverLookup", () => {
 
   it("asks the given name server for A and AAAA records and lists the IPv4 addresses first", async () => {
     const dns = await dnsAnswering(() => ({ addresses: ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", "93.184.215.14", "93.184.215.15"] }));
-    expect(await resolverLookup([dns.address])("hooks.example.test")).toEqual([
+    expect(await resolverLookup([dns.address], 1_000)("hooks.example.test")).toEqual([
       { address: "93.184.215.14", family: 4 },
       { address: "93.184.215.15", family: 4 },
       { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 },
@@ -272,14 +272,23 @@ describe("resolverLookup", () => {
 
   it("resolves a name that has only IPv6 addresses, and rejects one that does not exist", async () => {
     const dns = await dnsAnswering(({ name }) => (name === "v6.example.test" ? { addresses: ["2606:4700:4700::1111"] } : "nxdomain"));
-    const lookup = resolverLookup([dns.address]);
+    const lookup = resolverLookup([dns.address], 1_000);
     expect(await lookup("v6.example.test")).toEqual([{ address: "2606:4700:4700::1111", family: 6 }]);
     await expect(lookup("missing.example.test")).rejects.toMatchObject({ code: "ENOTFOUND" });
   });
 
+  it("gives up on a silent name server after two tries of the given timeout per record type", async () => {
+    const dns = await dnsAnswering(() => "silence");
+    const started = performance.now();
+    await expect(resolverLookup([dns.address], 50)("silent.example.test")).rejects.toMatchObject({ code: "ETIMEOUT" });
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(dns.queries.map((query) => query.type).sort()).toEqual(["A", "A", "AAAA", "AAAA"]);
+  });
+
   it("waits on the event loop, not libuv's thread pool: thread-pool work runs at once while eight lookups hang", async () => {
     const dns = await dnsAnswering(() => "silence");
-    const lookup = resolverLookup([dns.address]);
+    // Two tries of half a second each: the lookups hang for a second, well past the measurement below.
+    const lookup = resolverLookup([dns.address], 500);
     // Eight: twice the pool's four threads, which getaddrinfo (dns.lookup) would all have held.
     const pending = Array.from({ length: 8 }, (_, index) => lookup(`slow-${index}.example.test`).catch((error: NodeJS.ErrnoException) => error.code));
     await eventually(async () => dns.queries.length, (sent) => sent >= 16);
