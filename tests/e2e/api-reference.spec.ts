@@ -64,7 +64,7 @@ for (const viewport of VIEWPORTS) {
     const policyViolations = watchPolicyViolations(page);
     await expectUnframeablePage(await page.goto("/docs/api"));
     // Scalar replaces the index with the full reference, which opens on the partner document.
-    await expect(page.getByRole("heading", { name: "Partner API", level: 1 })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("heading", { name: "Partner API", level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole("heading", { name: "List accounts", level: 3 })).toBeVisible();
     await expect(page.getByRole("table", { name: "Partner API operations" })).toBeHidden();
     await page.screenshot({ path: `test-results/api-reference-${viewport.name}.png` });

@@ -83,6 +83,8 @@ async function connectBankAndConsent(page: Page) {
 
 for (const viewport of VIEWPORTS) {
   test(`an approved company goes from handoff_url to a funded account and back to the partner, on a ${viewport.name}`, async ({ browser, request, baseURL }) => {
+    // The whole journey, page by page, to a funded account: near 30 s when another spec file runs beside it.
+    test.slow();
     const { id, path } = await startApplication(request, `E2E Journey ${viewport.name}`, APPROVED, `${baseURL}/?from=partner`);
     const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     const page = await context.newPage();
