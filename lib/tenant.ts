@@ -14,6 +14,14 @@ export interface Tenant {
   sandboxClockOffsetDays?: number;
 }
 
+/**
+ * The tenant's filter for lists and counts: its project in its environment. Lists filter with this; a read by id
+ * goes through tenantObjectOrThrow instead, so the other environment's object is refused, not reported unknown.
+ */
+export function tenantWhere(tenant: Tenant): { projectId: string; environment: TenantEnvironment } {
+  return { projectId: tenant.projectId, environment: tenant.environment };
+}
+
 /** A sandbox caller touching a live object, or the reverse, is refused; it is never silently downgraded. */
 export function assertSameEnvironment(tenant: Tenant, object: { environment: TenantEnvironment }): void {
   if (object.environment === tenant.environment) return;

@@ -10,13 +10,13 @@ import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Account, type AccountProduct, type AccountStatus, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
 import { RenderedJson } from "../wire/rendered-json";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
 import { accountJsonSql, joinAccountJson, transactionJsonSql } from "./serialize";
-import { noSuchAccount, tenantWhere } from "./service";
+import { noSuchAccount } from "./service";
 
 /** The accounts columns under Prisma's field names, enums as text. */
 const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::text AS environment,

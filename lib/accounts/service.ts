@@ -10,7 +10,7 @@ import { assertMove } from "../lifecycle";
 import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
@@ -23,10 +23,6 @@ import { lockAccount, transitionAccount } from "./transition";
 
 export function noSuchAccount(id: string): ApiError {
   return notFound("account", id);
-}
-
-export function tenantWhere(tenant: Tenant) {
-  return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
 /** Today on the tenant's clock, as servicing counts days. */

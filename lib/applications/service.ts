@@ -6,7 +6,7 @@ import { db, inTransaction, whenCommitted, type DatabaseClient } from "../db";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError, notFound } from "../errors";
 import { serializeDecision } from "../decisions/serialize";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./transition";
 import { serializeApplication } from "./serialize";
@@ -140,7 +140,7 @@ export async function countExpiredApplications(): Promise<number> {
 export async function expireDueApplications(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date; after: string | null; limit: number }): Promise<string[]> {
   const { transaction, tenant, to, after, limit } = options;
   const due = await transaction.application.findMany({
-    where: { projectId: tenant.projectId, environment: tenant.environment, status: "created", expiresAt: { lte: to }, ...(after === null ? {} : { id: { gt: after } }) },
+    where: { ...tenantWhere(tenant), status: "created", expiresAt: { lte: to }, ...(after === null ? {} : { id: { gt: after } }) },
     select: { id: true },
     orderBy: { id: "asc" },
     take: limit,

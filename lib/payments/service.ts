@@ -5,16 +5,12 @@ import { db } from "../db";
 import { notFound, type ApiError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../wire/pagination";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import type { listPaymentsQuerySchema } from "./schemas";
 import { serializePayment } from "./serialize";
 
 export function noSuchPayment(id: string): ApiError {
   return notFound("payment", id);
-}
-
-export function tenantWhere(tenant: Tenant) {
-  return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
 export async function retrievePayment({ tenant, id }: { tenant: Tenant; id: string }) {

@@ -4,7 +4,7 @@ import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { EVENT_TYPES } from "../events/events";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../wire/pagination";
 import { newId, randomToken } from "../ids";
@@ -72,7 +72,7 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   return inTransaction(database, async (transaction) => {
     // Serialise creations per project so two concurrent ones cannot both pass the limit.
     await lockRow(transaction, "projects", tenant.projectId);
-    const existing = await transaction.webhookEndpoint.count({ where: { projectId: tenant.projectId, environment: tenant.environment } });
+    const existing = await transaction.webhookEndpoint.count({ where: tenantWhere(tenant) });
     if (existing >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
       throw new ApiError("webhook_endpoint_limit", { message: `A project has at most ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints per environment.` });
     }
@@ -110,7 +110,7 @@ export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; 
 }
 
 export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.output<typeof listWebhookEndpointsQuerySchema>; url: string }) {
-  const where = { projectId: options.tenant.projectId, environment: options.tenant.environment };
+  const where = tenantWhere(options.tenant);
   return paginate({
     kind: "webhookEndpoint",
     page: options.query satisfies PageRequest,
