@@ -4,6 +4,7 @@
 // Prisma, for the partner MCP tools.
 import type { z } from "zod";
 import { db } from "../db";
+import { notFound } from "../errors";
 import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
@@ -11,7 +12,6 @@ import { RenderedJson } from "../wire/rendered-json";
 import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import type { ApplicationStatus, listApplicationsQuerySchema } from "./schemas";
 import { applicationJsonSql } from "./serialize";
-import { noSuchApplication } from "./service";
 
 type RenderedApplicationRow = { position: number; projectId: string; environment: Tenant["environment"]; json: string };
 
@@ -25,7 +25,7 @@ const readRenderedApplication = batchedRead<{ projectId: string; id: string }, R
 );
 
 export async function retrieveApplication({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
-  const application = tenantObjectOrThrow(tenant, await readRenderedApplication({ projectId: tenant.projectId, id }), () => noSuchApplication(id));
+  const application = tenantObjectOrThrow(tenant, await readRenderedApplication({ projectId: tenant.projectId, id }), () => notFound("application", id));
   return new RenderedJson(application.json);
 }
 
@@ -63,7 +63,7 @@ export async function listApplications(options: { tenant: Tenant; query: z.outpu
 /** The tenant's application with its decision, if decided: another project's is 404 `not_found`, the other environment's 401. */
 export async function readOwnApplicationWithDecision(tenant: Tenant, id: string): Promise<Application & { decision: Decision | null }> {
   const application = await db().application.findFirst({ where: { id, projectId: tenant.projectId }, include: { decision: true } });
-  return tenantObjectOrThrow(tenant, application, () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, application, () => notFound("application", id));
 }
 
 /** One company's latest applications with the tenant, newest first. */

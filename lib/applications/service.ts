@@ -11,18 +11,14 @@ import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./transition";
 import { serializeApplication } from "./serialize";
 
-export function noSuchApplication(id: string): ApiError {
-  return notFound("application", id);
-}
-
 /** The caller's application: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()): Promise<Application> {
-  return tenantObjectOrThrow(tenant, await database.application.findUnique({ where: { id } }), () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, await database.application.findUnique({ where: { id } }), () => notFound("application", id));
 }
 
 /** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
 export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
-  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => notFound("application", id));
 }
 
 /**
@@ -61,7 +57,7 @@ export interface SubmitApplicationOptions {
 export async function submitApplication(options: SubmitApplicationOptions) {
   const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
     const locked = await lockApplication(transaction, { id: options.id, projectId: options.tenant.projectId });
-    const application = tenantObjectOrThrow(options.tenant, locked, () => noSuchApplication(options.id));
+    const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.id));
     const now = await tenantNow(application);
     const moved = await transitionApplication(transaction, application, "submit", {
       now,
@@ -99,7 +95,7 @@ export async function expireApplication(
 
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
 export async function expireApplicationNow({ tenant, id }: { tenant: Tenant; id: string }) {
-  tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => noSuchApplication(id));
+  tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => notFound("application", id));
   const expired = await expireApplication(id, { projectId: tenant.projectId, force: true });
   if (!expired) throw new ApiError("conflict", { message: "The application is busy; retry." });
   return serializeApplication(expired);

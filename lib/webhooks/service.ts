@@ -95,14 +95,10 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   });
 }
 
-function noSuchWebhookEndpoint(id: string): ApiError {
-  return notFound("webhook endpoint", id);
-}
-
 /** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnWebhookEndpointOrThrow(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
   const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: tenant.projectId } });
-  return tenantObjectOrThrow(tenant, endpoint, () => noSuchWebhookEndpoint(id));
+  return tenantObjectOrThrow(tenant, endpoint, () => notFound("webhook endpoint", id));
 }
 
 export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
@@ -139,7 +135,7 @@ export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Ten
   const now = clock.now();
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     const edited = await transaction.webhookEndpoint.update({
       where: { id },
       data: {
@@ -160,7 +156,7 @@ export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id
   await getOwnWebhookEndpointOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     return serializeWebhookEndpoint(await moveByOwner(transaction, endpoint, false, clock.now()));
   });
 }
@@ -175,7 +171,7 @@ export async function rollWebhookSecret({ tenant, id, overlapHours }: { tenant: 
   const secret = newWebhookSecret();
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     const updated = await transaction.webhookEndpoint.update({
       where: { id },
       data: {
