@@ -1,8 +1,10 @@
 // The tenant a partner request acts for: one project in one environment. Services take a Tenant, never a token
 // principal, so the hosted journey, the CLI and the seed call them as the partner API does.
 import { ApiError } from "./errors";
+import type { Environment } from "./generated/prisma/client";
 
-export type TenantEnvironment = "sandbox" | "live";
+/** The one name for sandbox or live, in keys, tokens, tenants and rows alike (the database's enum). */
+export type TenantEnvironment = Environment;
 
 export interface Tenant {
   projectId: string;
