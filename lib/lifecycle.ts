@@ -4,7 +4,8 @@
 // and the move: "A payment that is settled cannot be settled."
 import { ApiError } from "./errors";
 import { recordEvents, type EventType } from "./events/events";
-import type { Environment, Prisma } from "./generated/prisma/client";
+import type { Prisma } from "./generated/prisma/client";
+import type { TenantEnvironment } from "./tenant";
 
 export type Move<S extends string> = { from: readonly S[]; to: S; events: readonly EventType[] };
 
@@ -42,7 +43,7 @@ export interface TransitionOptions<S extends string, Row> {
 }
 
 /** Checks the move, then writes it and its events in `transaction`; an illegal move writes nothing. */
-export async function transition<S extends string, T extends string, Row extends { projectId: string; environment: Environment }>(
+export async function transition<S extends string, T extends string, Row extends { projectId: string; environment: TenantEnvironment }>(
   transaction: Prisma.TransactionClient,
   lifecycle: Lifecycle<S, T>,
   trigger: T,

@@ -1,8 +1,10 @@
 // The tenant a partner request acts for: one project in one environment. Services take a Tenant, never a token
 // principal, so the hosted journey, the CLI and the seed call them as the partner API does.
 import { ApiError } from "./errors";
+import type { Environment } from "./generated/prisma/client";
 
-export type TenantEnvironment = "sandbox" | "live";
+/** The one name for sandbox or live, in keys, tokens, tenants and rows alike (the database's enum). */
+export type TenantEnvironment = Environment;
 
 export interface Tenant {
   projectId: string;
@@ -12,6 +14,14 @@ export interface Tenant {
    * stamping this tenant's objects need no second read (lib/tenant-clock.ts). Absent: looked up when needed.
    */
   sandboxClockOffsetDays?: number;
+}
+
+/**
+ * The tenant's filter for lists and counts: its project in its environment. Lists filter with this; a read by id
+ * goes through tenantObjectOrThrow instead, so the other environment's object is refused, not reported unknown.
+ */
+export function tenantWhere(tenant: Tenant): { projectId: string; environment: TenantEnvironment } {
+  return { projectId: tenant.projectId, environment: tenant.environment };
 }
 
 /** A sandbox caller touching a live object, or the reverse, is refused; it is never silently downgraded. */

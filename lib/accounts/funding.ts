@@ -6,11 +6,10 @@
 // payment.created and (in the sandbox, where it settles at once) payment.settled.
 import type { Account, Application, Decision, Prisma } from "../generated/prisma/client";
 import { db, inTransaction } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { recordEvents } from "../events/events";
 import { newId } from "../ids";
 import { lockApplication, transitionApplication } from "../applications/transition";
-import { noSuchApplication } from "../applications/service";
 import { serializeApplication } from "../applications/serialize";
 import { offerEventObject } from "../decisions/serialize";
 import { createPayment } from "../payments/create";
@@ -86,7 +85,7 @@ export interface FundApplicationOptions {
 export async function fundApplication(options: FundApplicationOptions) {
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     const locked = await lockApplication(transaction, { id: options.applicationId, projectId: options.tenant.projectId });
-    const application = tenantObjectOrThrow(options.tenant, locked, () => noSuchApplication(options.applicationId));
+    const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.applicationId));
     let decision = await transaction.decision.findUnique({ where: { applicationId: application.id } });
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {
       throw new ApiError("conflict", { message: "The application has no approved offer to accept." });

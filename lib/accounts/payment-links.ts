@@ -5,7 +5,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
-import { noSuchAccount } from "./service";
 import { tenantNow } from "../tenant-clock";
 import { config } from "../env";
 import { db } from "../db";
@@ -32,7 +31,7 @@ const OPEN_STATUSES = new Set(["performing", "in_arrears", "forborne"]);
  */
 export async function createPaymentLink({ tenant, input, transaction }: { tenant: Tenant; input: CreatePaymentLinkInput; transaction: Prisma.TransactionClient }) {
   const found = await transaction.account.findFirst({ where: { id: input.account_id, projectId: tenant.projectId }, include: { instalments: true } });
-  const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(input.account_id));
+  const account = tenantObjectOrThrow(tenant, found, () => notFound("account", input.account_id));
   if (!OPEN_STATUSES.has(account.status)) {
     throw new ApiError("conflict", { message: `An account that is ${account.status} takes no payments: nothing is owed on it.` });
   }

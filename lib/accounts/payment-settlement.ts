@@ -5,13 +5,13 @@
 // (lib/accounts/ledger.ts).
 import { tenantNow } from "../tenant-clock";
 import { db } from "../db";
+import { notFound } from "../errors";
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { utcDate } from "./calendar";
 import { failAccountPayment, settleAccountPayment } from "./ledger";
 import { lockAccount } from "./transition";
 import { assertMove } from "../lifecycle";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import { noSuchPayment } from "../payments/service";
 import { serializePayment } from "../payments/serialize";
 import { type PaymentFailureCode } from "../payments/schemas";
 import { PAYMENT_LIFECYCLE } from "../payments/state-machine";
@@ -47,8 +47,8 @@ export async function recordBankAnswer(options: { id: string; tenant?: Tenant; a
   return db().$transaction(async (transaction) => {
     const { tenant } = options;
     const found = await transaction.payment.findFirst({ where: { id: options.id, ...(tenant ? { projectId: tenant.projectId } : {}) } });
-    const payment = tenant ? tenantObjectOrThrow(tenant, found, () => noSuchPayment(options.id)) : found;
-    if (!payment) throw noSuchPayment(options.id);
+    const payment = tenant ? tenantObjectOrThrow(tenant, found, () => notFound("payment", options.id)) : found;
+    if (!payment) throw notFound("payment", options.id);
     return serializePayment(await answerPayment(transaction, payment, options.answer));
   });
 }

@@ -6,17 +6,17 @@
 // partner MCP tools.
 import type { z } from "zod";
 import { db } from "../db";
+import { notFound } from "../errors";
 import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Account, type AccountProduct, type AccountStatus, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
 import { RenderedJson } from "../wire/rendered-json";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
 import { accountJsonSql, joinAccountJson, transactionJsonSql } from "./serialize";
-import { noSuchAccount, tenantWhere } from "./service";
 
 /** The accounts columns under Prisma's field names, enums as text. */
 const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::text AS environment,
@@ -59,7 +59,7 @@ const readOwnAccounts = batchedRead<{ tenant: Tenant; id: string }, OwnAccountRo
 
 /** The caller's account with its instalments: another project's is 404 `not_found`, the other environment's 401. */
 export async function readOwnAccount(tenant: Tenant, id: string): Promise<Account & { instalments: Instalment[] }> {
-  const { position: _position, ...account } = tenantObjectOrThrow(tenant, await readOwnAccounts({ tenant, id }), () => noSuchAccount(id));
+  const { position: _position, ...account } = tenantObjectOrThrow(tenant, await readOwnAccounts({ tenant, id }), () => notFound("account", id));
   return account;
 }
 
@@ -72,7 +72,7 @@ const readRenderedAccount = batchedRead<{ tenant: Tenant; id: string }, Rendered
 
 /** The account object, rendered by PostgreSQL but for the balance (accountJsonSql). */
 export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
-  const row = tenantObjectOrThrow(tenant, await readRenderedAccount({ tenant, id }), () => noSuchAccount(id));
+  const row = tenantObjectOrThrow(tenant, await readRenderedAccount({ tenant, id }), () => notFound("account", id));
   const balance = balanceWithArrears(row, row.arrears, utcDate(await tenantNow(tenant)));
   return new RenderedJson(joinAccountJson(row.head, balance, row.tail));
 }
@@ -81,7 +81,7 @@ export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: stri
 async function assertOwnAccount(tenant: Tenant, id: string): Promise<void> {
   const [account] = await readRows<{ projectId: string; environment: Tenant["environment"] }>(Prisma.sql`SELECT project_id AS "projectId",
     environment::text AS environment FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId}`);
-  tenantObjectOrThrow(tenant, account, () => noSuchAccount(id));
+  tenantObjectOrThrow(tenant, account, () => notFound("account", id));
 }
 
 /**

@@ -10,7 +10,7 @@ import { assertMove } from "../lifecycle";
 import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
@@ -20,14 +20,6 @@ import type { DrawdownInput, listAccountsQuerySchema } from "./schemas";
 import { availablePence, serializeAccount } from "./serialize";
 import { ACCOUNT_LIFECYCLE } from "./state-machine";
 import { lockAccount, transitionAccount } from "./transition";
-
-export function noSuchAccount(id: string): ApiError {
-  return notFound("account", id);
-}
-
-export function tenantWhere(tenant: Tenant) {
-  return { projectId: tenant.projectId, environment: tenant.environment };
-}
 
 /** Today on the tenant's clock, as servicing counts days. */
 export async function tenantToday(tenant: Tenant): Promise<string> {
@@ -43,7 +35,7 @@ export async function describeAccount(id: string) {
 
 export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
   const found = await db().account.findFirst({ where: { id, projectId: tenant.projectId }, include: { instalments: true } });
-  const account = tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
+  const account = tenantObjectOrThrow(tenant, found, () => notFound("account", id));
   return balanceAsOf(account, account.instalments, await tenantToday(tenant));
 }
 
@@ -74,7 +66,7 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
  */
 export async function drawDown({ tenant, id, input, transaction }: { tenant: Tenant; id: string; input: DrawdownInput; transaction: Prisma.TransactionClient }) {
   const found = await transaction.account.findFirst({ where: { id, projectId: tenant.projectId }, select: { projectId: true, environment: true } });
-  tenantObjectOrThrow(tenant, found, () => noSuchAccount(id));
+  tenantObjectOrThrow(tenant, found, () => notFound("account", id));
   const locked = (await lockAccount(transaction, id))!;
   if (locked.product !== "flex_facility") {
     throw new ApiError("conflict", { message: "Only a Flex facility can be drawn on; this account is a business term loan." });
@@ -116,7 +108,7 @@ export async function drawDown({ tenant, id, input, transaction }: { tenant: Ten
  */
 export async function settleEarly({ tenant, id }: { tenant: Tenant; id: string }) {
   return db().$transaction(async (transaction) => {
-    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => noSuchAccount(id));
+    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => notFound("account", id));
     const now = await tenantNow(account);
     const asOf = utcDate(now);
     const payoff = balanceAsOf(account, await instalmentsOf(transaction, id), asOf).payoff_pence;
@@ -174,7 +166,7 @@ async function moveAccount(
   move: (transaction: Prisma.TransactionClient, account: Account, now: Date, asOf: string) => Promise<Account>,
 ): Promise<Account> {
   return db().$transaction(async (transaction) => {
-    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => noSuchAccount(id));
+    const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => notFound("account", id));
     const now = await tenantNow(account);
     return move(transaction, account, now, utcDate(now));
   });

@@ -10,7 +10,7 @@ import { clock } from "../clock";
 import { db } from "../db";
 import { collectionOutcome } from "../payments/rails";
 import { createPayment } from "../payments/create";
-import type { Tenant } from "../tenant";
+import { tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { planCollection } from "./allocation";
 import { utcDate } from "./calendar";
@@ -23,8 +23,7 @@ const OPEN_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 
 function tenantDueWhere(tenant: Tenant, asOf: string): Prisma.AccountWhereInput {
   return {
-    projectId: tenant.projectId,
-    environment: tenant.environment,
+    ...tenantWhere(tenant),
     status: { in: [...OPEN_STATUSES] },
     OR: [
       {

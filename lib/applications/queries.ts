@@ -4,30 +4,28 @@
 // Prisma, for the partner MCP tools.
 import type { z } from "zod";
 import { db } from "../db";
+import { notFound } from "../errors";
 import { batchedRead, readRows } from "../fast-lane";
 import { Prisma, type Application, type Decision } from "../generated/prisma/client";
 import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
 import { RenderedJson } from "../wire/rendered-json";
-import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import type { ApplicationStatus, listApplicationsQuerySchema } from "./schemas";
 import { applicationJsonSql } from "./serialize";
-import { noSuchApplication } from "./service";
 
-type RenderedApplicationRow = { position: number; environment: Tenant["environment"]; json: string };
+type RenderedApplicationRow = { position: number; projectId: string; environment: Tenant["environment"]; json: string };
 
 /** The applications asked for in one turn of the event loop, in one query; each project finds only its own. */
 const readRenderedApplication = batchedRead<{ projectId: string; id: string }, RenderedApplicationRow>((keys) =>
   readRows<RenderedApplicationRow>(Prisma.sql`SELECT wanted.position::int AS position,
-      environment::text AS environment, ${applicationJsonSql()} AS json
+      project_id AS "projectId", environment::text AS environment, ${applicationJsonSql()} AS json
     FROM unnest(${keys.map((key) => key.id)}::text[], ${keys.map((key) => key.projectId)}::text[])
       WITH ORDINALITY AS wanted(application_id, application_project_id, position)
     JOIN applications ON id = wanted.application_id AND project_id = wanted.application_project_id`),
 );
 
 export async function retrieveApplication({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
-  const application = await readRenderedApplication({ projectId: tenant.projectId, id });
-  if (!application) throw noSuchApplication(id);
-  assertSameEnvironment(tenant, application);
+  const application = tenantObjectOrThrow(tenant, await readRenderedApplication({ projectId: tenant.projectId, id }), () => notFound("application", id));
   return new RenderedJson(application.json);
 }
 
@@ -65,20 +63,19 @@ export async function listApplications(options: { tenant: Tenant; query: z.outpu
 /** The tenant's application with its decision, if decided: another project's is 404 `not_found`, the other environment's 401. */
 export async function readOwnApplicationWithDecision(tenant: Tenant, id: string): Promise<Application & { decision: Decision | null }> {
   const application = await db().application.findFirst({ where: { id, projectId: tenant.projectId }, include: { decision: true } });
-  return tenantObjectOrThrow(tenant, application, () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, application, () => notFound("application", id));
 }
 
 /** One company's latest applications with the tenant, newest first. */
 export function listCompanyApplications(tenant: Tenant, { companyNumber, limit }: { companyNumber: string; limit: number }): Promise<Application[]> {
-  return db().application.findMany({ where: { projectId: tenant.projectId, environment: tenant.environment, companyNumber }, orderBy: { id: "desc" }, take: limit });
+  return db().application.findMany({ where: { ...tenantWhere(tenant), companyNumber }, orderBy: { id: "desc" }, take: limit });
 }
 
 /** How many of the tenant's applications are in `status`, or were created since `createdSince`. */
 export function countApplications(tenant: Tenant, filter: { status?: ApplicationStatus; createdSince?: Date }): Promise<number> {
   return db().application.count({
     where: {
-      projectId: tenant.projectId,
-      environment: tenant.environment,
+      ...tenantWhere(tenant),
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.createdSince ? { createdAt: { gte: filter.createdSince } } : {}),
     },

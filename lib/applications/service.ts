@@ -6,23 +6,19 @@ import { db, inTransaction, whenCommitted, type DatabaseClient } from "../db";
 import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError, notFound } from "../errors";
 import { serializeDecision } from "../decisions/serialize";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./transition";
 import { serializeApplication } from "./serialize";
 
-export function noSuchApplication(id: string): ApiError {
-  return notFound("application", id);
-}
-
 /** The caller's application: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()): Promise<Application> {
-  return tenantObjectOrThrow(tenant, await database.application.findUnique({ where: { id } }), () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, await database.application.findUnique({ where: { id } }), () => notFound("application", id));
 }
 
 /** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
 export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
-  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => noSuchApplication(id));
+  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => notFound("application", id));
 }
 
 /**
@@ -61,7 +57,7 @@ export interface SubmitApplicationOptions {
 export async function submitApplication(options: SubmitApplicationOptions) {
   const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
     const locked = await lockApplication(transaction, { id: options.id, projectId: options.tenant.projectId });
-    const application = tenantObjectOrThrow(options.tenant, locked, () => noSuchApplication(options.id));
+    const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.id));
     const now = await tenantNow(application);
     const moved = await transitionApplication(transaction, application, "submit", {
       now,
@@ -99,7 +95,7 @@ export async function expireApplication(
 
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
 export async function expireApplicationNow({ tenant, id }: { tenant: Tenant; id: string }) {
-  tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => noSuchApplication(id));
+  tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => notFound("application", id));
   const expired = await expireApplication(id, { projectId: tenant.projectId, force: true });
   if (!expired) throw new ApiError("conflict", { message: "The application is busy; retry." });
   return serializeApplication(expired);
@@ -140,7 +136,7 @@ export async function countExpiredApplications(): Promise<number> {
 export async function expireDueApplications(options: { transaction: Prisma.TransactionClient; tenant: Tenant; to: Date; after: string | null; limit: number }): Promise<string[]> {
   const { transaction, tenant, to, after, limit } = options;
   const due = await transaction.application.findMany({
-    where: { projectId: tenant.projectId, environment: tenant.environment, status: "created", expiresAt: { lte: to }, ...(after === null ? {} : { id: { gt: after } }) },
+    where: { ...tenantWhere(tenant), status: "created", expiresAt: { lte: to }, ...(after === null ? {} : { id: { gt: after } }) },
     select: { id: true },
     orderBy: { id: "asc" },
     take: limit,

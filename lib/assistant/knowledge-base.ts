@@ -10,6 +10,7 @@ import { sanitizePageHtml } from "../cms/sanitize";
 import type { PublicCmsPage } from "../cms/serialize";
 import { listPublishedPages } from "../cms/service";
 import { LOYALTY_COOLDOWN_DAYS, LOYALTY_TIERS } from "../loyalty/tiers";
+import { formatPounds, formatWholePounds } from "../money";
 import { getPricingConfig } from "../pricing/config";
 import type { PricingConfig, PricingFigures } from "../pricing/schemas";
 
@@ -69,11 +70,10 @@ function truncate(text: string, limit: number): string {
 }
 
 // Figures as the public reads them. Each takes a value from the configuration; none adds a number of its own.
-const CURRENCY_SYMBOLS: Record<PricingFigures["currency"], string> = { GBP: "£" };
-
-function formatMoney(currency: PricingFigures["currency"], pounds: number): string {
-  const digits = Number.isInteger(pounds) ? 0 : 2;
-  return `${CURRENCY_SYMBOLS[currency]}${pounds.toLocaleString("en-GB", { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+/** Configured pounds (two decimal places at most) as lib/money.ts writes money: whole pounds bare, else with pence. */
+function formatConfiguredPounds(pounds: number): string {
+  const pence = Math.round(pounds * 100);
+  return pence % 100 === 0 ? formatWholePounds(pence) : formatPounds(pence);
 }
 
 /** A decimal rate as a percentage: 0.0025 → "0.25%" (toPrecision drops the binary noise of the multiplication). */
@@ -96,11 +96,10 @@ function notOffered(product: string): string {
 
 function businessLoanEntry(config: PricingFigures): KnowledgeEntry {
   const loan = config.business_loan;
-  const money = (pounds: number) => formatMoney(config.currency, pounds);
   const summary = loan.enabled
-    ? `Business Loans are from ${money(loan.amount_min_pounds)} to ${money(loan.amount_max_pounds)} over ${loan.term_min_days} to ${loan.term_max_days} days ` +
-      `at a daily rate of ${formatPercent(loan.daily_rate)}, with a ${money(loan.establishment_fee_pounds)} establishment fee; ` +
-      `total cost never exceeds ${loan.total_cost_cap_multiple}× the amount borrowed; late fee ${money(loan.late_fee_pounds)}.`
+    ? `Business Loans are from ${formatConfiguredPounds(loan.amount_min_pounds)} to ${formatConfiguredPounds(loan.amount_max_pounds)} over ${loan.term_min_days} to ${loan.term_max_days} days ` +
+      `at a daily rate of ${formatPercent(loan.daily_rate)}, with a ${formatConfiguredPounds(loan.establishment_fee_pounds)} establishment fee; ` +
+      `total cost never exceeds ${loan.total_cost_cap_multiple}× the amount borrowed; late fee ${formatConfiguredPounds(loan.late_fee_pounds)}.`
     : notOffered("The Business Loan");
   const description = "A Business Loan is a short fixed-sum loan for UK limited companies and LLPs, repaid in equal instalments.";
   return {
@@ -114,9 +113,8 @@ function businessLoanEntry(config: PricingFigures): KnowledgeEntry {
 
 function flexEntry(config: PricingFigures): KnowledgeEntry {
   const flex = config.flex;
-  const money = (pounds: number) => formatMoney(config.currency, pounds);
   const summary = flex.enabled
-    ? `Flex limits are from ${money(flex.limit_min_pounds)} to ${money(flex.limit_max_pounds)}. Interest is ${formatPercent(flex.monthly_rate)} a month on the drawn balance, ` +
+    ? `Flex limits are from ${formatConfiguredPounds(flex.limit_min_pounds)} to ${formatConfiguredPounds(flex.limit_max_pounds)}. Interest is ${formatPercent(flex.monthly_rate)} a month on the drawn balance, ` +
       `each draw has a fee of ${formatPercent(flex.draw_fee_rate)} of the amount drawn, and each draw is repaid over ${flex.repayment_months_min} to ${flex.repayment_months_max} months.`
     : notOffered("Flex");
   const description = "Flex is a revolving business credit facility: draw what you need up to your limit, repay, and draw again.";
@@ -131,11 +129,10 @@ function flexEntry(config: PricingFigures): KnowledgeEntry {
 
 function sliceEntry(config: PricingFigures): KnowledgeEntry {
   const slice = config.slice;
-  const money = (pounds: number) => formatMoney(config.currency, pounds);
   const counts = formatList(slice.instalment_counts.map(String), "or");
   const summary = slice.enabled
-    ? `Slice covers bills from ${money(slice.bill_min_pounds)} to ${money(slice.bill_max_pounds)}, spread over ${counts} instalments ` +
-      `for one fixed fee of ${money(slice.plan_fee_pounds)} per plan. Slice is not credit and charges no interest.`
+    ? `Slice covers bills from ${formatConfiguredPounds(slice.bill_min_pounds)} to ${formatConfiguredPounds(slice.bill_max_pounds)}, spread over ${counts} instalments ` +
+      `for one fixed fee of ${formatConfiguredPounds(slice.plan_fee_pounds)} per plan. Slice is not credit and charges no interest.`
     : notOffered("Slice");
   const description = "Slice lets a company pay an accepted biller now and spread the bill over a few instalments.";
   return {

@@ -36,6 +36,7 @@
 import type { IdentityResult } from "../identity/schemas";
 import { aprBpsFor, MAX_AMOUNT_PENCE, MIN_AMOUNT_PENCE } from "./pricing-table";
 import { computeOfferTerms, type OfferTerms } from "./offer-terms";
+import type { TenantEnvironment } from "../tenant";
 
 export const DECLINE_REASONS = ["adverse_credit", "affordability", "identity_unverified", "insufficient_trading_history", "out_of_appetite"] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
@@ -47,7 +48,7 @@ export interface Condition {
 }
 
 export interface EngineInput {
-  environment: "sandbox" | "live";
+  environment: TenantEnvironment;
   companyNumber: string;
   /** YYYY-MM-DD */
   incorporatedOn: string;

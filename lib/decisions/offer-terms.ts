@@ -24,6 +24,7 @@
 // ½·((1+r)^n − 1) / r exceeds M, rounding alone could more than double the final payment, and a non-final
 // payment must repay some principal and leave some for the final month. So F ≤ 2M always, and neither refusal
 // can happen within the pricing table.
+import { daysInMonth } from "../accounts/calendar";
 
 export interface ScheduleRow {
   number: number;
@@ -186,15 +187,6 @@ function addMonthsClamped(anchor: CalendarDate, months: number): CalendarDate {
   const year = anchor.year + Math.floor(monthIndex / 12);
   const month = (monthIndex % 12) + 1;
   return { year, month, day: Math.min(anchor.day, daysInMonth(year, month)) };
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
 function formatDate({ year, month, day }: CalendarDate): string {

@@ -1,10 +1,10 @@
 // The tenant's decisions counted, for the partner MCP tools' metrics.
 import { db } from "../db";
 import type { DecisionOutcome } from "../generated/prisma/client";
-import type { Tenant } from "../tenant";
+import { tenantWhere, type Tenant } from "../tenant";
 
 /** The tenant's decisions made since `since`, counted by outcome. */
 export async function countDecisionsByOutcome(tenant: Tenant, since: Date): Promise<Partial<Record<DecisionOutcome, number>>> {
-  const groups = await db().decision.groupBy({ by: ["outcome"], where: { projectId: tenant.projectId, environment: tenant.environment, decidedAt: { gte: since } }, _count: { _all: true } });
+  const groups = await db().decision.groupBy({ by: ["outcome"], where: { ...tenantWhere(tenant), decidedAt: { gte: since } }, _count: { _all: true } });
   return Object.fromEntries(groups.map((group) => [group.outcome, group._count._all]));
 }

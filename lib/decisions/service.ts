@@ -4,7 +4,7 @@ import { Prisma, type Application, type Decision } from "../generated/prisma/cli
 import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "../applications/state-machine";
 import { lockApplication, transitionApplication } from "../applications/transition";
 import { db, type DatabaseClient } from "../db";
-import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { tenantNow } from "../tenant-clock";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
@@ -182,9 +182,10 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
 export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; tenant?: Tenant }) {
   return db().$transaction(async (transaction) => {
     const { tenant, decisionId } = options;
-    const decision = await transaction.decision.findFirst({ where: { id: decisionId, ...(tenant ? { projectId: tenant.projectId } : {}) } });
-    if (!decision) throw notFound("decision", decisionId);
-    if (tenant) assertSameEnvironment(tenant, decision);
+    const missing = () => notFound("decision", decisionId);
+    const found = await transaction.decision.findFirst({ where: { id: decisionId, ...(tenant ? { projectId: tenant.projectId } : {}) } });
+    const decision = tenant ? tenantObjectOrThrow(tenant, found, missing) : found;
+    if (!decision) throw missing();
     const application = (await lockApplication(transaction, { id: decision.applicationId }))!;
     const current = await transaction.decision.findUniqueOrThrow({ where: { id: decision.id } });
     assertUnlocked(current);

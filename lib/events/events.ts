@@ -4,8 +4,8 @@
 import { clock } from "../clock";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import type { KeyEnvironment } from "../keys/secrets";
 import { scheduleDeliveries } from "../webhooks/deliveries";
+import type { TenantEnvironment } from "../tenant";
 
 /** The date version every event is rendered at until a project or endpoint pins another (spec 9). */
 export const CURRENT_API_VERSION = "2026-11-01";
@@ -45,7 +45,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export interface NewEvent {
   /** The partner the event belongs to; null for the platform's own events, which are never delivered. */
   projectId: string | null;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   type: EventType;
   /** The resource as it is now: it is stored as `data.object`. */
   object: object;
@@ -56,7 +56,7 @@ export interface NewEvent {
 export interface EventRow {
   id: string;
   projectId: string | null;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   type: EventType;
   apiVersion: string;
   object: object;
@@ -96,7 +96,7 @@ export interface StoredEvent {
   id: string;
   type: string;
   apiVersion: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   object: unknown;
   createdAt: Date;
 }

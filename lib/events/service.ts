@@ -6,7 +6,7 @@ import { clock, timers } from "../clock";
 import { config } from "../env";
 import { db, type DatabaseClient } from "../db";
 import type { Event, Prisma } from "../generated/prisma/client";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { log } from "../log";
 import { paginate, type PageRequest } from "../wire/pagination";
@@ -20,8 +20,7 @@ export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 export async function listEvents(options: { tenant: Tenant; query: z.output<typeof listEventsQuerySchema>; url: string }) {
   const { tenant, query } = options;
   const where: Prisma.EventWhereInput = {
-    projectId: tenant.projectId,
-    environment: tenant.environment,
+    ...tenantWhere(tenant),
     ...(query.type ? { type: query.type } : {}),
     ...(query.created_after ? { createdAt: { gt: query.created_after } } : {}),
   };
@@ -30,7 +29,7 @@ export async function listEvents(options: { tenant: Tenant; query: z.output<type
     page: query satisfies PageRequest,
     url: options.url,
     fetch: (window) => db().event.findMany({ where: { AND: [where, window.id ? { id: window.id } : {}] }, orderBy: window.orderBy, take: window.take }),
-    exists: async (id) => (await db().event.count({ where: { id, projectId: tenant.projectId, environment: tenant.environment } })) === 1,
+    exists: async (id) => (await db().event.count({ where: { id, ...tenantWhere(tenant) } })) === 1,
     serialize: (event) => serializeEvent(event),
   });
 }
@@ -52,7 +51,7 @@ export async function replayEvent(options: { tenant: Tenant; id: string; endpoin
   const { tenant, id, endpointId, transaction: database = db() } = options;
   const event = await getOwnEventOrThrow(tenant, id);
   const endpoints = await db().webhookEndpoint.findMany({
-    where: { projectId: tenant.projectId, environment: tenant.environment, ...(endpointId ? { id: endpointId } : { status: "enabled" }) },
+    where: { ...tenantWhere(tenant), ...(endpointId ? { id: endpointId } : { status: "enabled" }) },
   });
   if (endpointId) {
     const [endpoint] = endpoints;
@@ -119,7 +118,7 @@ export function eventStreamActivity(): { open: number; reads: number } {
  */
 export async function streamEvents(options: { tenant: Tenant; types?: EventType[]; lastEventId: string | null; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
   const { tenant } = options;
-  const scope = { projectId: tenant.projectId, environment: tenant.environment };
+  const scope = tenantWhere(tenant);
   const wakeKey = `${tenant.projectId}:${tenant.environment}`;
   let cursor = options.lastEventId;
   if (!cursor) cursor = (await db().event.findFirst({ where: scope, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "evt_";

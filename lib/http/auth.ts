@@ -3,15 +3,15 @@
 import { SCOPE_SPELLINGS, type PartnerScope } from "../oauth/scopes";
 import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
 import { isRevokedByProject, readProjectState } from "../projects/project-state";
-import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
 import { config } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
+import type { TenantEnvironment } from "../tenant";
 
 export interface Principal {
   projectId: string;
   clientId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   livemode: boolean;
   scopes: ReadonlySet<string>;
   tokenId: string;
@@ -73,7 +73,7 @@ export async function authenticateBearer(request: Request): Promise<Principal> {
     if (error.reason === "wrong_audience") throw rejected("audience_mismatch", "The access token was not issued for this API.");
     throw rejected("unauthenticated", "The access token is not valid.");
   }
-  const environment: KeyEnvironment = claims.livemode ? "live" : "sandbox";
+  const environment: TenantEnvironment = claims.livemode ? "live" : "sandbox";
   const project = await readProjectState(claims.sub);
   if (!project) throw rejected("unauthenticated", "The access token is not valid.");
   if (project.status === "suspended") throw new ApiError("account_suspended");

@@ -20,7 +20,7 @@ import { execute } from "../fast-lane";
 import { Prisma } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
-import type { KeyEnvironment } from "../keys/secrets";
+import type { TenantEnvironment } from "../tenant";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
@@ -32,7 +32,7 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 export interface KeyScope {
   projectId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
 }
 
 /** A claim a request holds: its record, and the moment it claimed it (its fence: a takeover moves it on). */

@@ -17,7 +17,7 @@ import { recordEvents, type EventType } from "../events/events";
 import type { Application } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
-import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, type Tenant } from "../tenant";
 import { identityProviderFor } from "./choose-provider";
 import { IdentityProviderUnavailableError, type IdentityCheckAnswer, type IdentityCheckRequest, type IdentityProvider } from "./provider";
 import type { IdentityPerson, IdentityResult } from "./schemas";
@@ -70,13 +70,10 @@ type CheckableApplication = Pick<Application, "id" | "projectId" | "environment"
 function assertCheckable(
   tenant: Tenant,
   applicationId: string,
-  application: CheckableApplication | null,
+  found: CheckableApplication | null,
   statuses: readonly ApplicationStatus[],
 ): CheckableApplication {
-  if (!application || application.projectId !== tenant.projectId) {
-    throw notFound("application", applicationId, { field: "application_id" });
-  }
-  assertSameEnvironment(tenant, application);
+  const application = tenantObjectOrThrow(tenant, found, () => notFound("application", applicationId, { field: "application_id" }));
   if (!statuses.includes(application.status)) {
     throw new ApiError("conflict", {
       message: `Application ${applicationId} is ${application.status}: identity is checked before a decision, while an application is ${new Intl.ListFormat("en-GB", { type: "disjunction" }).format(statuses)}.`,

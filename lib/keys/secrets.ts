@@ -5,11 +5,10 @@ import { newId, randomToken } from "../ids";
 import type { TenantEnvironment } from "../tenant";
 
 export type KeyType = "secret" | "publishable";
-export type KeyEnvironment = TenantEnvironment;
 
 const SECRET_LENGTH = 40;
 
-export function keyPrefix(type: KeyType, environment: KeyEnvironment): string {
+export function keyPrefix(type: KeyType, environment: TenantEnvironment): string {
   return `${type === "secret" ? "sk" : "pk"}_${environment}_`;
 }
 
@@ -30,21 +29,21 @@ export interface GeneratedSecret {
   secretHash: string;
 }
 
-export function generateSecret(type: KeyType, environment: KeyEnvironment): GeneratedSecret {
+export function generateSecret(type: KeyType, environment: TenantEnvironment): GeneratedSecret {
   const prefix = keyPrefix(type, environment);
   const secret = prefix + randomToken(SECRET_LENGTH);
   return { secret, prefix, last4: secret.slice(-4), secretHash: hashSecret(secret) };
 }
 
 /** What a presented secret claims to be, from its prefix alone; null when it is not one of ours. */
-export function parseKeyPrefix(secret: string): { type: KeyType; environment: KeyEnvironment } | null {
+export function parseKeyPrefix(secret: string): { type: KeyType; environment: TenantEnvironment } | null {
   const match = /^(sk|pk)_(sandbox|live)_[0-9A-Za-z]+$/.exec(secret);
   if (!match) return null;
-  return { type: match[1] === "sk" ? "secret" : "publishable", environment: match[2] as KeyEnvironment };
+  return { type: match[1] === "sk" ? "secret" : "publishable", environment: match[2] as TenantEnvironment };
 }
 
 /** A new key's database row and its secret, to be shown once. */
-export function newKeyRow(options: { projectId: string; type: KeyType; environment: KeyEnvironment; createdAt: Date; predecessorId?: string }) {
+export function newKeyRow(options: { projectId: string; type: KeyType; environment: TenantEnvironment; createdAt: Date; predecessorId?: string }) {
   const generated = generateSecret(options.type, options.environment);
   return {
     secret: generated.secret,

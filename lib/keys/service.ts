@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { changeFeed } from "../change-feed";
 import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
-import { assertSameEnvironment, tenantObjectOrThrow, type Tenant } from "../tenant";
+import { assertSameEnvironment, tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../wire/pagination";
 import { transition } from "../lifecycle";
@@ -27,8 +27,7 @@ export async function listKeys(options: { tenant: Tenant; query: z.output<typeof
   const { tenant, query } = options;
   const now = clock.now();
   const where: Prisma.ApiKeyWhereInput = {
-    projectId: tenant.projectId,
-    environment: tenant.environment,
+    ...tenantWhere(tenant),
     ...(query.type ? { type: query.type } : {}),
     ...statusFilter(query.status, now),
   };

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { clock } from "../clock";
 import { config } from "../env";
 import { randomToken } from "../ids";
-import type { KeyEnvironment } from "../keys/secrets";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, signingKeys } from "./signing-keys";
+import type { TenantEnvironment } from "../tenant";
 
 export const PARTNER_AUDIENCE = "partner/v1";
 export const INTERNAL_AUDIENCE = "internal/v1";
@@ -37,7 +37,7 @@ export interface MintedToken {
 export async function mintAccessToken(options: {
   projectId: string;
   clientId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   scopes: readonly string[];
   audience: Audience;
 }): Promise<MintedToken> {

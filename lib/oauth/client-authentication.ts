@@ -8,9 +8,10 @@ import { clock } from "../clock";
 import { readRows } from "../fast-lane";
 import { Prisma, type ApiKey } from "../generated/prisma/client";
 import { isIdOf } from "../ids";
-import { hashSecret, parseKeyPrefix, secretsMatch, type KeyEnvironment } from "../keys/secrets";
+import { hashSecret, parseKeyPrefix, secretsMatch } from "../keys/secrets";
 import { readProjectState } from "../projects/project-state";
 import { ApiError } from "../errors";
+import type { TenantEnvironment } from "../tenant";
 
 export interface ClientCredentialsInput {
   client_id?: string;
@@ -37,7 +38,7 @@ export interface AuthenticatedClient {
   projectId: string;
   clientId: string;
   keyId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   grantedScopes: string[];
   internalAudience: boolean;
 }

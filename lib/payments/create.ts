@@ -3,12 +3,12 @@
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { recordEvents } from "../events/events";
 import { newId } from "../ids";
-import type { KeyEnvironment } from "../keys/secrets";
 import { serializePayment } from "./serialize";
+import type { TenantEnvironment } from "../tenant";
 
 export interface NewPayment {
   projectId: string;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   accountId: string | null;
   type: Payment["type"];
   amountPence: number;

@@ -1,8 +1,7 @@
 // The tenant's payments counted and listed for the partner MCP tools' digests and metrics.
 import { db } from "../db";
 import type { Payment, PaymentStatus } from "../generated/prisma/client";
-import type { Tenant } from "../tenant";
-import { tenantWhere } from "./service";
+import { tenantWhere, type Tenant } from "../tenant";
 
 /** The tenant's account's collections that settled or failed, oldest first. */
 export function listFinishedCollections(tenant: Tenant, accountId: string): Promise<Payment[]> {

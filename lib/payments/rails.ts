@@ -2,6 +2,7 @@
 // company number (docs/sandbox.md, "Payments"); in live no payment provider is connected yet, so a live
 // payment stays `pending` until one is, and reports its outcome through the same moves.
 import type { PaymentFailureCode } from "./schemas";
+import type { TenantEnvironment } from "../tenant";
 
 export type PaymentOutcome =
   | { kind: "settled" }
@@ -13,7 +14,7 @@ export const SANDBOX_INSUFFICIENT_FUNDS_SUFFIX = "0008";
 export const SANDBOX_MANDATE_REVOKED_SUFFIX = "0009";
 
 /** A disbursement: the sandbox pays out at once. */
-export function disbursementOutcome(environment: "sandbox" | "live"): PaymentOutcome {
+export function disbursementOutcome(environment: TenantEnvironment): PaymentOutcome {
   return environment === "sandbox" ? { kind: "settled" } : { kind: "pending" };
 }
 
@@ -22,7 +23,7 @@ export function disbursementOutcome(environment: "sandbox" | "live"): PaymentOut
  * company number ending 0009 revokes its mandate before the first collection (which then fails
  * `mandate_cancelled`); one ending 0008 fails `insufficient_funds`; anything else settles.
  */
-export function collectionOutcome(options: { environment: "sandbox" | "live"; companyNumber: string; mandateStatus: "active" | "revoked" }): PaymentOutcome {
+export function collectionOutcome(options: { environment: TenantEnvironment; companyNumber: string; mandateStatus: "active" | "revoked" }): PaymentOutcome {
   if (options.mandateStatus === "revoked") return { kind: "failed", failureCode: "mandate_cancelled", revokesMandate: false };
   if (options.environment === "live") return { kind: "pending" };
   if (options.companyNumber.endsWith(SANDBOX_MANDATE_REVOKED_SUFFIX)) return { kind: "failed", failureCode: "mandate_cancelled", revokesMandate: true };

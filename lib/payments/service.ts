@@ -2,24 +2,16 @@
 // payment is 404 `not_found` like an unknown id, the other environment's 401 `environment_mismatch`.
 import type { z } from "zod";
 import { db } from "../db";
-import { notFound, type ApiError } from "../errors";
+import { notFound } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { paginate, type PageRequest } from "../wire/pagination";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import type { listPaymentsQuerySchema } from "./schemas";
 import { serializePayment } from "./serialize";
 
-export function noSuchPayment(id: string): ApiError {
-  return notFound("payment", id);
-}
-
-export function tenantWhere(tenant: Tenant) {
-  return { projectId: tenant.projectId, environment: tenant.environment };
-}
-
 export async function retrievePayment({ tenant, id }: { tenant: Tenant; id: string }) {
   const payment = await db().payment.findFirst({ where: { id, projectId: tenant.projectId } });
-  return serializePayment(tenantObjectOrThrow(tenant, payment, () => noSuchPayment(id)));
+  return serializePayment(tenantObjectOrThrow(tenant, payment, () => notFound("payment", id)));
 }
 
 export async function listPayments(options: { tenant: Tenant; query: z.output<typeof listPaymentsQuerySchema>; url: string }) {

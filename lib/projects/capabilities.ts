@@ -29,14 +29,10 @@ export async function assertCapability(projectId: string, capability: ProjectCap
   throw new ApiError("capability_denied", { message: DENIED_MESSAGES[capability] });
 }
 
-function noSuchProject(projectId: string): ApiError {
-  return notFound("project", projectId);
-}
-
 /** The project's capabilities, in catalogue order. Unknown project: 404 `not_found`. */
 export async function readProjectCapabilities(database: Database, projectId: string): Promise<ProjectCapability[]> {
   const project = await database.project.findUnique({ where: { id: projectId }, select: { capabilities: true } });
-  if (!project) throw noSuchProject(projectId);
+  if (!project) throw notFound("project", projectId);
   return PROJECT_CAPABILITIES.filter((capability) => project.capabilities.includes(capability));
 }
 
@@ -53,7 +49,7 @@ export interface CapabilityChange {
 export async function changeProjectCapabilities(database: Database, projectId: string, change: CapabilityChange): Promise<ProjectCapability[]> {
   const capabilities = await database.$transaction(async (transaction) => {
     // Two operators changing one project's capabilities at once must not undo each other's change.
-    if (!(await lockRow(transaction, "projects", projectId))) throw noSuchProject(projectId);
+    if (!(await lockRow(transaction, "projects", projectId))) throw notFound("project", projectId);
     const { capabilities: current } = await transaction.project.findUniqueOrThrow({ where: { id: projectId }, select: { capabilities: true } });
     const wanted = new Set(current);
     for (const capability of change.enable ?? []) wanted.add(capability);

@@ -4,8 +4,9 @@ import { requestString } from "../wire/request-string";
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { newId } from "../ids";
-import { newKeyRow, type KeyEnvironment, type KeyType } from "../keys/secrets";
+import { newKeyRow, type KeyType } from "../keys/secrets";
 import { DEFAULT_SCOPES, GRANTABLE_SCOPES, type GrantableScope } from "../oauth/scopes";
+import type { TenantEnvironment } from "../tenant";
 
 export const PROJECT_TIERS = ["build", "launch", "scale", "platform"] as const;
 export type ProjectTier = (typeof PROJECT_TIERS)[number];
@@ -34,7 +35,7 @@ export async function createProject(database: Database, input: CreateProjectInpu
   const now = clock.now();
   const projectId = newId("project");
   const clientId = newId("oauthClient");
-  const issued: Record<`${KeyType}:${KeyEnvironment}`, string> = {} as never;
+  const issued: Record<`${KeyType}:${TenantEnvironment}`, string> = {} as never;
   const keyRows = (["sandbox", "live"] as const).flatMap((environment) =>
     (["secret", "publishable"] as const).map((type) => {
       const { secret, row } = newKeyRow({ projectId, type, environment, createdAt: now });

@@ -2,8 +2,8 @@
 import { clock } from "../clock";
 import type { Database } from "../db";
 import { notFound } from "../errors";
-import type { KeyEnvironment } from "../keys/secrets";
 import { forgetProjectState } from "./project-state";
+import type { TenantEnvironment } from "../tenant";
 
 async function updateProject(database: Database, projectId: string, data: Parameters<Database["project"]["update"]>[0]["data"]) {
   const result = await database.project.updateMany({ where: { id: projectId }, data: { ...data, updatedAt: clock.now() } });
@@ -17,7 +17,7 @@ export function setProjectStatus(database: Database, projectId: string, status: 
 }
 
 /** Every access token of the environments given, minted up to now, stops working (401 token_revoked). */
-export function revokeOutstandingTokens(database: Database, projectId: string, environments: KeyEnvironment[]): Promise<void> {
+export function revokeOutstandingTokens(database: Database, projectId: string, environments: TenantEnvironment[]): Promise<void> {
   const now = clock.now();
   return updateProject(database, projectId, {
     ...(environments.includes("sandbox") ? { sandboxTokensNotBefore: now } : {}),

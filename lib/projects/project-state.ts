@@ -6,8 +6,8 @@
 import { changeFeed, ListenedCache } from "../change-feed";
 import { db } from "../db";
 import type { ProjectStatus, ProjectTier } from "../generated/prisma/client";
-import type { KeyEnvironment } from "../keys/secrets";
 import type { ProjectLimitSettings } from "../ratelimit/policies";
+import type { TenantEnvironment } from "../tenant";
 
 const TTL_MS = 5_000;
 
@@ -19,7 +19,7 @@ export interface ProjectState {
   capabilities: string[];
   internalAudience: boolean;
   status: "active" | "suspended";
-  tokensNotBefore: Record<KeyEnvironment, Date | null>;
+  tokensNotBefore: Record<TenantEnvironment, Date | null>;
   limitSettings: ProjectLimitSettings;
   /** Days the project's sandbox test clock is ahead of real time (lib/tenant-clock.ts); 0 until first advanced. */
   sandboxClockOffsetDays: number;
@@ -79,7 +79,7 @@ export function forgetProjectState(projectId: string): void {
 }
 
 /** Whether a token issued at `issuedAtSeconds` predates a "revoke outstanding tokens" action. */
-export function isRevokedByProject(state: ProjectState, environment: KeyEnvironment, issuedAtSeconds: number): boolean {
+export function isRevokedByProject(state: ProjectState, environment: TenantEnvironment, issuedAtSeconds: number): boolean {
   const notBefore = state.tokensNotBefore[environment];
   // Token times are whole seconds: a token minted in the same second as the revocation is revoked too.
   return notBefore !== null && issuedAtSeconds <= Math.floor(notBefore.getTime() / 1000);

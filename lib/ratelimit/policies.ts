@@ -1,4 +1,5 @@
 // The named catalogue of rate limits (spec 8). Every limit in the platform is one of these policies.
+import type { TenantEnvironment } from "../tenant";
 
 export interface TokenBucketPolicy {
   kind: "tokenBucket";
@@ -37,7 +38,7 @@ export interface ProjectLimitSettings {
 }
 
 /** The limits of a project's bucket in one environment: platform projects use their negotiated numbers. */
-export function tierLimitsFor(project: ProjectLimitSettings, environment: "sandbox" | "live"): TierLimits {
+export function tierLimitsFor(project: ProjectLimitSettings, environment: TenantEnvironment): TierLimits {
   if (environment === "sandbox" || project.tier === "build") return TIER_LIMITS.build;
   if (project.tier !== "platform") return TIER_LIMITS[project.tier];
   const fallback = TIER_LIMITS.scale;

@@ -5,6 +5,7 @@ import { CompaniesHouseRegistry } from "./companies-house-registry";
 import { QuotaKeepingRegistry } from "./quota";
 import { SandboxRegistry } from "./sandbox-registry";
 import type { CompanyRegistry } from "./types";
+import type { TenantEnvironment } from "../tenant";
 
 export interface CreateRegistryOptions {
   companiesHouseApiKey?: string;
@@ -26,7 +27,7 @@ let liveRegistry: CompanyRegistry | undefined;
  * when COMPANIES_HOUSE_API_KEY is set (and the sandbox rules otherwise, for development without a key),
  * through the shared cache and the platform's call budget. The sandbox rules cost nothing and have no quota.
  */
-export function companyRegistry(environment: "sandbox" | "live"): CompanyRegistry {
+export function companyRegistry(environment: TenantEnvironment): CompanyRegistry {
   if (environment === "sandbox") return sandboxRegistry;
   if (!liveRegistry) {
     const registry = createRegistry({ companiesHouseApiKey: config().COMPANIES_HOUSE_API_KEY, companiesHouseApiUrl: config().COMPANIES_HOUSE_API_URL });

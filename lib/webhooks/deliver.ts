@@ -18,6 +18,7 @@ import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from ".
 import { disableInsecureEndpoint } from "./insecure-endpoints";
 import { isHttpsUrl, postWebhook, type DeliveryOutcome } from "./outbound";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature";
+import type { TenantEnvironment } from "../tenant";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -48,7 +49,7 @@ function succeeded(outcome: DeliveryOutcome): boolean {
 }
 
 /** Sandbox endpoints may reach private addresses when WEBHOOK_ALLOW_PRIVATE_TARGETS is on; live ones never. */
-export function mayTargetPrivateAddresses(environment: "sandbox" | "live"): boolean {
+export function mayTargetPrivateAddresses(environment: TenantEnvironment): boolean {
   return environment === "sandbox" && config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
 }
 

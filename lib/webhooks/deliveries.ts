@@ -4,7 +4,7 @@
 import { clock } from "../clock";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import type { KeyEnvironment } from "../keys/secrets";
+import type { TenantEnvironment } from "../tenant";
 
 /** Whether an endpoint subscribed to `enabledEvents` receives events of `type`. */
 export function subscribesTo(enabledEvents: readonly string[], type: string): boolean {
@@ -15,7 +15,7 @@ export function subscribesTo(enabledEvents: readonly string[], type: string): bo
 export interface RecordedEvent {
   id: string;
   projectId: string | null;
-  environment: KeyEnvironment;
+  environment: TenantEnvironment;
   type: string;
 }
 

@@ -7,6 +7,7 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { config } from "../env";
+import { ipv6Groups } from "../wire/client-address";
 
 export type AddressLookup = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
@@ -145,28 +146,6 @@ function embeddedIpv4(groups: number[]): string | null {
 
 function ipv4FromGroups(high: number, low: number): string {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
-}
-
-/**
- * The eight 16-bit groups of an IPv6 address that isIP has already accepted. node:net offers subnet checks but no way
- * to read the bits, and the embedded IPv4 address is needed, so this expands "::" and a trailing dotted quad itself.
- */
-function ipv6Groups(address: string): number[] {
-  const [head = "", tail] = address.split("::");
-  const headGroups = groupsOfPart(head);
-  if (tail === undefined) return headGroups;
-  const tailGroups = groupsOfPart(tail);
-  const zeros = new Array<number>(8 - headGroups.length - tailGroups.length).fill(0);
-  return [...headGroups, ...zeros, ...tailGroups];
-}
-
-function groupsOfPart(part: string): number[] {
-  if (part === "") return [];
-  return part.split(":").flatMap((piece) => {
-    if (!piece.includes(".")) return [Number.parseInt(piece, 16)];
-    const [a = 0, b = 0, c = 0, d = 0] = piece.split(".").map(Number);
-    return [(a << 8) | b, (c << 8) | d];
-  });
 }
 
 export type UrlProblem = "not_a_url" | "not_https" | "has_credentials" | "has_fragment" | "private_address" | "unresolvable";

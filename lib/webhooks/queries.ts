@@ -2,11 +2,7 @@
 // and configuration snapshot.
 import { db } from "../db";
 import type { WebhookDeliveryStatus, WebhookEndpoint } from "../generated/prisma/client";
-import type { Tenant } from "../tenant";
-
-function tenantWhere(tenant: Tenant) {
-  return { projectId: tenant.projectId, environment: tenant.environment };
-}
+import { tenantWhere, type Tenant } from "../tenant";
 
 /** Every endpoint of the tenant, oldest first. */
 export function listAllWebhookEndpoints(tenant: Tenant): Promise<WebhookEndpoint[]> {

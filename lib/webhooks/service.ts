@@ -4,7 +4,7 @@ import { clock } from "../clock";
 import { db, inTransaction, type DatabaseClient } from "../db";
 import { EVENT_TYPES } from "../events/events";
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
-import { tenantObjectOrThrow, type Tenant } from "../tenant";
+import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { ApiError, notFound } from "../errors";
 import { paginate, type PageRequest } from "../wire/pagination";
 import { newId, randomToken } from "../ids";
@@ -72,7 +72,7 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   return inTransaction(database, async (transaction) => {
     // Serialise creations per project so two concurrent ones cannot both pass the limit.
     await lockRow(transaction, "projects", tenant.projectId);
-    const existing = await transaction.webhookEndpoint.count({ where: { projectId: tenant.projectId, environment: tenant.environment } });
+    const existing = await transaction.webhookEndpoint.count({ where: tenantWhere(tenant) });
     if (existing >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
       throw new ApiError("webhook_endpoint_limit", { message: `A project has at most ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints per environment.` });
     }
@@ -95,14 +95,10 @@ export async function createWebhookEndpoint(options: { tenant: Tenant; input: z.
   });
 }
 
-function noSuchWebhookEndpoint(id: string): ApiError {
-  return notFound("webhook endpoint", id);
-}
-
 /** The caller's endpoint: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnWebhookEndpointOrThrow(tenant: Tenant, id: string): Promise<WebhookEndpoint> {
   const endpoint = await db().webhookEndpoint.findFirst({ where: { id, projectId: tenant.projectId } });
-  return tenantObjectOrThrow(tenant, endpoint, () => noSuchWebhookEndpoint(id));
+  return tenantObjectOrThrow(tenant, endpoint, () => notFound("webhook endpoint", id));
 }
 
 export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; id: string }) {
@@ -110,7 +106,7 @@ export async function retrieveWebhookEndpoint({ tenant, id }: { tenant: Tenant; 
 }
 
 export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.output<typeof listWebhookEndpointsQuerySchema>; url: string }) {
-  const where = { projectId: options.tenant.projectId, environment: options.tenant.environment };
+  const where = tenantWhere(options.tenant);
   return paginate({
     kind: "webhookEndpoint",
     page: options.query satisfies PageRequest,
@@ -139,7 +135,7 @@ export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Ten
   const now = clock.now();
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     const edited = await transaction.webhookEndpoint.update({
       where: { id },
       data: {
@@ -160,7 +156,7 @@ export async function enableWebhookEndpoint({ tenant, id }: { tenant: Tenant; id
   await getOwnWebhookEndpointOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     return serializeWebhookEndpoint(await moveByOwner(transaction, endpoint, false, clock.now()));
   });
 }
@@ -175,7 +171,7 @@ export async function rollWebhookSecret({ tenant, id, overlapHours }: { tenant: 
   const secret = newWebhookSecret();
   return db().$transaction(async (transaction) => {
     const endpoint = await lockWebhookEndpoint(transaction, id);
-    if (!endpoint) throw noSuchWebhookEndpoint(id);
+    if (!endpoint) throw notFound("webhook endpoint", id);
     const updated = await transaction.webhookEndpoint.update({
       where: { id },
       data: {

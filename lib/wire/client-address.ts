@@ -47,13 +47,26 @@ function stampedPeer(request: Request): string | null {
   return request.headers.get(PEER_ADDRESS_HEADER);
 }
 
-/** The eight groups of an IPv6 address, `::` expanded. */
-function ipv6Groups(address: string): string[] {
+/**
+ * The eight 16-bit groups of an IPv6 address that isIP has already accepted. node:net offers subnet checks but no way
+ * to read the bits, and the embedded IPv4 address is needed, so this expands "::" and a trailing dotted quad itself.
+ */
+export function ipv6Groups(address: string): number[] {
   const [head = "", tail] = address.split("::");
-  const headGroups = head ? head.split(":") : [];
+  const headGroups = groupsOfPart(head);
   if (tail === undefined) return headGroups;
-  const tailGroups = tail ? tail.split(":") : [];
-  return [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
+  const tailGroups = groupsOfPart(tail);
+  const zeros = new Array<number>(8 - headGroups.length - tailGroups.length).fill(0);
+  return [...headGroups, ...zeros, ...tailGroups];
+}
+
+function groupsOfPart(part: string): number[] {
+  if (part === "") return [];
+  return part.split(":").flatMap((piece) => {
+    if (!piece.includes(".")) return [Number.parseInt(piece, 16)];
+    const [a = 0, b = 0, c = 0, d = 0] = piece.split(".").map(Number);
+    return [(a << 8) | b, (c << 8) | d];
+  });
 }
 
 /** An IPv6 address's /64 (`2001:db8:1:2::/64`); IPv4, and IPv4 mapped into IPv6, as the plain IPv4 address. */
@@ -62,7 +75,7 @@ export function addressBucket(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!isIPv6(address)) return address;
-  const prefix = ipv6Groups(address).slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
+  const prefix = ipv6Groups(address).slice(0, 4).map((group) => group.toString(16));
   return `${prefix.join(":")}::/64`;
 }
 
