@@ -2,7 +2,7 @@
 // real database: every legal move writes its status and its events in the caller's transaction, every illegal
 // move is refused with 409 `conflict` before anything is written, and row locks serialise concurrent movers.
 import { beforeEach, describe, expect, it } from "vitest";
-import { APPLICATION_LIFECYCLE, APPLICATION_TRANSITIONS, type ApplicationTrigger } from "@/lib/applications/state-machine";
+import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "@/lib/applications/state-machine";
 import { lockApplication, transitionApplication } from "@/lib/applications/transition";
 import { openApplication, type NewApplication } from "@/lib/applications/create";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "@/lib/applications/schemas";
@@ -24,7 +24,7 @@ const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 const EXPIRES_AT = new Date("2027-03-15T09:00:00.000Z");
 const NOW = new Date("2027-03-02T10:30:00.000Z");
 
-const TRIGGERS = Object.keys(APPLICATION_TRANSITIONS) as ApplicationTrigger[];
+const TRIGGERS = Object.keys(APPLICATION_LIFECYCLE.moves) as ApplicationTrigger[];
 
 // The table as spec 3.1 and the module's header comment describe it, written out independently of the code.
 const EXPECTED_TABLE: Record<ApplicationTrigger, { from: ApplicationStatus[]; to: ApplicationStatus; events: string[] }> = {
@@ -138,7 +138,7 @@ describe("the transition table", () => {
   it("allows exactly the moves spec 3.1 and the module's documented choices allow", () => {
     const table = Object.fromEntries(
       TRIGGERS.map((trigger) => {
-        const rule = APPLICATION_TRANSITIONS[trigger];
+        const rule = APPLICATION_LIFECYCLE.moves[trigger];
         return [trigger, { from: [...rule.from].sort(), to: rule.to, events: [...rule.events] }];
       }),
     );
@@ -310,7 +310,7 @@ describe("decisioning moves", () => {
 
 describe("illegal moves", () => {
   const illegal = TRIGGERS.flatMap((trigger) =>
-    APPLICATION_STATUSES.filter((status) => !(APPLICATION_TRANSITIONS[trigger].from as readonly string[]).includes(status)).map(
+    APPLICATION_STATUSES.filter((status) => !(APPLICATION_LIFECYCLE.moves[trigger].from as readonly string[]).includes(status)).map(
       (status) => [trigger, status] as const,
     ),
   );
@@ -415,7 +415,7 @@ describe("atomicity", () => {
           now: clock.now(),
           eventObjects: { "offer.accepted": OFFER_OBJECT },
         });
-        expect(moved.status).toBe(APPLICATION_TRANSITIONS[trigger].to);
+        expect(moved.status).toBe(APPLICATION_LIFECYCLE.moves[trigger].to);
         throw new Error("a later step of the same operation fails");
       }),
     ).rejects.toThrow("a later step of the same operation fails");
