@@ -6,7 +6,7 @@ import { clock } from "../clock";
 import { ApiError } from "../errors";
 import type { EventType } from "../events/events";
 import { assertMove, transition } from "../lifecycle";
-import { lockRow, type LockOptions } from "../row-lock";
+import { lockForMove, type LockOptions } from "../row-lock";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
 import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "./state-machine";
@@ -15,10 +15,7 @@ import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "./state-machine"
 const ENDED_UNFUNDED: readonly ApplicationStatus[] = ["declined", "expired", "withdrawn"];
 
 /** Reads an application under its row lock (with `skipLocked`, a row another worker holds reads as null). */
-export async function lockApplication(transaction: Prisma.TransactionClient, where: { id: string; projectId?: string }, options: LockOptions = {}): Promise<Application | null> {
-  if (!(await lockRow(transaction, "applications", where.id, options))) return null;
-  return transaction.application.findFirst({ where: { id: where.id, ...(where.projectId ? { projectId: where.projectId } : {}) } });
-}
+export const lockApplication = (transaction: Prisma.TransactionClient, id: string, options?: LockOptions) => lockForMove(transaction, "applications", id, options);
 
 /**
  * Changes a locked application's answers without moving it: only while it is `created` (decisioning reads them

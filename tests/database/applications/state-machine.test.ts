@@ -117,7 +117,7 @@ async function reload(application: Application): Promise<Application> {
 /** Locks and moves in one transaction, as the services do. */
 async function move(application: Application, trigger: ApplicationTrigger, options: Partial<Parameters<typeof transitionApplication>[3]> = {}) {
   return db().$transaction(async (transaction) => {
-    const locked = (await lockApplication(transaction, { id: application.id, projectId: application.projectId }))!;
+    const locked = (await lockApplication(transaction, application.id))!;
     return transitionApplication(transaction, locked, trigger, { now: clock.now(), ...options });
   });
 }
@@ -325,7 +325,7 @@ describe("illegal moves", () => {
 
     // The caller catches and commits: the refusal must come before any write, not rely on a rollback.
     const error = await db().$transaction(async (transaction) => {
-      const locked = (await lockApplication(transaction, { id: application.id }))!;
+      const locked = (await lockApplication(transaction, application.id))!;
       try {
         await transitionApplication(transaction, locked, trigger, {
           now: clock.now(),
@@ -410,7 +410,7 @@ describe("atomicity", () => {
 
     await expect(
       db().$transaction(async (transaction) => {
-        const locked = (await lockApplication(transaction, { id: application.id }))!;
+        const locked = (await lockApplication(transaction, application.id))!;
         const moved = await transitionApplication(transaction, locked, trigger, {
           now: clock.now(),
           eventObjects: { "offer.accepted": OFFER_OBJECT },
@@ -447,7 +447,7 @@ describe("a move whose non-application event has no supplied object", () => {
     const before = await reload(application);
 
     const error = await db().$transaction(async (transaction) => {
-      const locked = (await lockApplication(transaction, { id: application.id }))!;
+      const locked = (await lockApplication(transaction, application.id))!;
       try {
         await transitionApplication(transaction, locked, trigger, { now: clock.now(), ...options });
         return null;
@@ -464,25 +464,16 @@ describe("a move whose non-application event has no supplied object", () => {
 });
 
 describe("lockApplication", () => {
-  it("returns the application when the id and project match", async () => {
+  it("returns the application with the id", async () => {
     const application = await insertApplication("created");
 
-    const locked = await db().$transaction((transaction) => lockApplication(transaction, { id: application.id, projectId: project.project_id }));
+    const locked = await db().$transaction((transaction) => lockApplication(transaction, application.id));
 
     expect(locked).toEqual(await reload(application));
   });
 
-  it("returns null for an unknown id and for another project's application", async () => {
-    const application = await insertApplication("created");
-    const other = await createTestProject();
-
-    const [unknown, foreign] = await db().$transaction(async (transaction) => [
-      await lockApplication(transaction, { id: newId("application") }),
-      await lockApplication(transaction, { id: application.id, projectId: other.project_id }),
-    ]);
-
-    expect(unknown).toBeNull();
-    expect(foreign).toBeNull();
+  it("returns null for an unknown id", async () => {
+    expect(await db().$transaction((transaction) => lockApplication(transaction, newId("application")))).toBeNull();
   });
 
   it("serialises two concurrent withdraws so exactly one moves the application and writes the event", async () => {
@@ -492,7 +483,7 @@ describe("lockApplication", () => {
     async function withdrawOnce(): Promise<"withdrew" | "already_withdrawn"> {
       return db().$transaction(
         async (transaction) => {
-          const locked = (await lockApplication(transaction, { id: application.id, projectId: project.project_id }))!;
+          const locked = (await lockApplication(transaction, application.id))!;
           holders += 1;
           // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
           if (holders === 1) await untilSessionsWaitOn(await sessionPid(transaction), 1);
