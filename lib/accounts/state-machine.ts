@@ -15,16 +15,13 @@ const MOVES = {
   settle: { from: OPEN_ACCOUNT_STATUSES, to: "settled", events: ["account.updated", "account.closed"] },
   write_off: { from: OPEN_ACCOUNT_STATUSES, to: "closed", events: ["account.updated", "account.closed"] },
 } as const;
-
 export type AccountTrigger = keyof typeof MOVES;
 
 export const ACCOUNT_LIFECYCLE: Lifecycle<AccountStatus, AccountTrigger> = {
   object: "account",
   moves: MOVES,
-  said: {
-    fall_into_arrears: "put into arrears", clear_arrears: "cleared of arrears", agree_forbearance: "put under a forbearance arrangement",
-    end_forbearance: "taken out of forbearance", settle: "settled", write_off: "written off",
-  },
+  said: { fall_into_arrears: "put into arrears", clear_arrears: "cleared of arrears", agree_forbearance: "put under a forbearance arrangement",
+    end_forbearance: "taken out of forbearance", settle: "settled", write_off: "written off" },
 };
 
 export const MANDATE_LIFECYCLE: Lifecycle<Account["mandateStatus"], "revoke"> = {

@@ -16,7 +16,6 @@ const MOVES = {
   refer: { from: DECIDABLE, to: "in_review", events: ["decision.completed", "decision.referred"] },
   fund: { from: ["approved"], to: "funded", events: ["offer.accepted", "application.funded"] },
 } as const;
-
 export type ApplicationTrigger = keyof typeof MOVES;
 
 export const APPLICATION_LIFECYCLE: Lifecycle<ApplicationStatus, ApplicationTrigger> = {

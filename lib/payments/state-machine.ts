@@ -10,7 +10,6 @@ const MOVES = {
   settle: { from: ["pending"], to: "settled", events: ["payment.settled"] },
   fail: { from: ["provisioned", "pending"], to: "failed", events: ["payment.failed"] },
 } as const;
-
 export type PaymentTrigger = keyof typeof MOVES;
 
 export const PAYMENT_LIFECYCLE: Lifecycle<Payment["status"], PaymentTrigger> = {

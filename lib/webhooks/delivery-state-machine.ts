@@ -10,7 +10,6 @@ const MOVES = {
   fail: { from: ["pending"], to: "failed", events: [] },
   abandon: { from: ["pending"], to: "abandoned", events: [] },
 } as const;
-
 export type WebhookDeliveryTrigger = keyof typeof MOVES;
 
 export const WEBHOOK_DELIVERY_LIFECYCLE: Lifecycle<WebhookDeliveryStatus, WebhookDeliveryTrigger> = {

@@ -13,7 +13,6 @@ const MOVES = {
   disable_for_insecure_url: { from: ["enabled"], to: "disabled_insecure_url", events: ["webhook_endpoint.disabled"] },
   enable: { from: ["disabled_manual", "disabled_failing", "disabled_insecure_url"], to: "enabled", events: ["webhook_endpoint.enabled"] },
 } as const;
-
 export type WebhookEndpointTrigger = keyof typeof MOVES;
 
 export const WEBHOOK_ENDPOINT_LIFECYCLE: Lifecycle<WebhookEndpointState, WebhookEndpointTrigger> = {
