@@ -11,7 +11,7 @@ import { decideSubmittedApplication } from "../decisions/service";
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
-import type { BackgroundCatalogue } from "../jobs/operations";
+import type { BackgroundCatalogue } from "../jobs/driver";
 import { pruneExpiredToolCalls } from "../mcp/audit";
 import { sendNotifications } from "../notifications/background";
 import { pruneExpiredLookups } from "../registry/lookup-cache";
