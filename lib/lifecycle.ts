@@ -1,7 +1,6 @@
-// The one shape of every lifecycle: a table of allowed moves (trigger → from, to, the events it writes, in order) in
-// its domain's state-machine.ts, and one `transition()` that checks a move and writes it with its events in the
-// caller's transaction. Every move a table does not allow is the same 409 `conflict`, naming the object, its status
-// and the move: "A payment that is settled cannot be settled."
+// The one shape of every lifecycle: a table of allowed moves (trigger → from, to, the events it writes, in order) in its
+// domain's state-machine.ts, and one `transition()` that checks a move and writes it with its events in the caller's
+// transaction. A move the table does not allow is one 409 `conflict`: "A payment that is settled cannot be settled."
 import { ApiError } from "./errors";
 import { recordEvents, type EventType } from "./events/events";
 import type { Prisma } from "./generated/prisma/client";
@@ -29,6 +28,14 @@ export class IllegalTransitionError extends ApiError {
 export function assertMove<S extends string, T extends string>(lifecycle: Lifecycle<S, T>, status: S, trigger: T, shownAs: string = status): Move<S> {
   if (!canMove(lifecycle, status, trigger)) throw new IllegalTransitionError(lifecycle.object, shownAs, trigger, lifecycle.said[trigger]);
   return lifecycle.moves[trigger];
+}
+
+/** The move to `to` from `status`, for writers that set a status rather than name a move (an allocation's instalments). */
+export function assertMoveTo<S extends string, T extends string>(lifecycle: Lifecycle<S, T>, status: S, to: S): Move<S> {
+  const triggers = (Object.keys(lifecycle.moves) as T[]).filter((trigger) => lifecycle.moves[trigger].to === to);
+  const trigger = triggers.find((candidate) => canMove(lifecycle, status, candidate)) ?? triggers[0];
+  if (trigger === undefined) throw new IllegalTransitionError(lifecycle.object, status, to, to);
+  return assertMove(lifecycle, status, trigger);
 }
 
 export interface TransitionOptions<S extends string, Row> {

@@ -84,7 +84,7 @@ export interface FundApplicationOptions {
  */
 export async function fundApplication(options: FundApplicationOptions) {
   return inTransaction(options.transaction ?? db(), async (transaction) => {
-    const locked = await lockApplication(transaction, { id: options.applicationId, projectId: options.tenant.projectId });
+    const locked = await lockApplication(transaction, options.applicationId);
     const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.applicationId));
     let decision = await transaction.decision.findUnique({ where: { applicationId: application.id } });
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {

@@ -3,7 +3,7 @@
 // function here works inside the caller's transaction, on an account it has locked.
 import type { Account, Instalment, LedgerTransaction, Payment, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import { assertMove } from "../lifecycle";
+import { assertMoveTo } from "../lifecycle";
 import { disbursementOutcome } from "../payments/rails";
 import { createPayment } from "../payments/create";
 import { transitionPayment } from "../payments/transition";
@@ -38,11 +38,14 @@ export async function renderAccount(transaction: Prisma.TransactionClient, accou
   return serializeAccount(account, await instalmentsOf(transaction, account.id), asOf);
 }
 
-const INSTALMENT_MOVES = { paid: "pay", partially_paid: "pay_in_part", missed: "miss" } as const;
+/** Checks every change against the instalments' table before any is written: an illegal one writes none. */
+function assertInstalmentMoves(instalments: readonly Instalment[], changes: readonly Pick<InstalmentChange, "number" | "status">[]): void {
+  for (const change of changes) assertMoveTo(INSTALMENT_LIFECYCLE, instalments.find((instalment) => instalment.number === change.number)!.status, change.status);
+}
 
 async function applyInstalmentChanges(transaction: Prisma.TransactionClient, accountId: string, instalments: readonly Instalment[], changes: readonly InstalmentChange[]): Promise<void> {
+  assertInstalmentMoves(instalments, changes);
   for (const change of changes) {
-    if (change.status !== "scheduled") assertMove(INSTALMENT_LIFECYCLE, instalments.find((instalment) => instalment.number === change.number)!.status, INSTALMENT_MOVES[change.status]);
     await transaction.instalment.update({
       where: { accountId_number: { accountId, number: change.number } },
       data: { paidPence: change.paidPence, status: change.status },
@@ -135,7 +138,9 @@ async function refundExcess(transaction: Prisma.TransactionClient, account: Acco
  * the account moves to `settled`, with `account.updated` and `account.closed`.
  */
 async function settleInFull(transaction: Prisma.TransactionClient, account: Account, options: { now: Date; asOf: string }): Promise<Account> {
-  await transaction.instalment.updateMany({ where: { accountId: account.id, status: { in: [...INSTALMENT_LIFECYCLE.moves.pay.from] } }, data: { status: "paid" } });
+  const unpaid = (await instalmentsOf(transaction, account.id)).filter((instalment) => instalment.status !== "paid");
+  assertInstalmentMoves(unpaid, unpaid.map(({ number }) => ({ number, status: "paid" })));
+  await transaction.instalment.updateMany({ where: { accountId: account.id, number: { in: unpaid.map(({ number }) => number) } }, data: { status: "paid" } });
   return transitionAccount(transaction, account, "settle", {
     now: options.now,
     changes: { nextDueOn: null, closedAt: options.now },

@@ -7,7 +7,7 @@ import type { AccountStatus } from "./schemas";
 
 export const OPEN_ACCOUNT_STATUSES = ["performing", "in_arrears", "forborne"] as const;
 
-export const ACCOUNT_TRANSITIONS = {
+const MOVES = {
   fall_into_arrears: { from: ["performing"], to: "in_arrears", events: ["account.updated"] },
   clear_arrears: { from: ["in_arrears"], to: "performing", events: ["account.updated"] },
   agree_forbearance: { from: ["performing", "in_arrears"], to: "forborne", events: ["account.updated"] },
@@ -15,16 +15,13 @@ export const ACCOUNT_TRANSITIONS = {
   settle: { from: OPEN_ACCOUNT_STATUSES, to: "settled", events: ["account.updated", "account.closed"] },
   write_off: { from: OPEN_ACCOUNT_STATUSES, to: "closed", events: ["account.updated", "account.closed"] },
 } as const;
-
-export type AccountTrigger = keyof typeof ACCOUNT_TRANSITIONS;
+export type AccountTrigger = keyof typeof MOVES;
 
 export const ACCOUNT_LIFECYCLE: Lifecycle<AccountStatus, AccountTrigger> = {
   object: "account",
-  moves: ACCOUNT_TRANSITIONS,
-  said: {
-    fall_into_arrears: "put into arrears", clear_arrears: "cleared of arrears", agree_forbearance: "put under a forbearance arrangement",
-    end_forbearance: "taken out of forbearance", settle: "settled", write_off: "written off",
-  },
+  moves: MOVES,
+  said: { fall_into_arrears: "put into arrears", clear_arrears: "cleared of arrears", agree_forbearance: "put under a forbearance arrangement",
+    end_forbearance: "taken out of forbearance", settle: "settled", write_off: "written off" },
 };
 
 export const MANDATE_LIFECYCLE: Lifecycle<Account["mandateStatus"], "revoke"> = {

@@ -3,16 +3,13 @@
 import type { Account, Prisma } from "../generated/prisma/client";
 import { clock } from "../clock";
 import { transition } from "../lifecycle";
-import { lockRow, type LockOptions } from "../row-lock";
+import { lockForMove, type LockOptions } from "../row-lock";
 import type { AccountStatus } from "./schemas";
 import { serializeMandate } from "./serialize";
 import { ACCOUNT_LIFECYCLE, MANDATE_LIFECYCLE, OPEN_ACCOUNT_STATUSES, type AccountTrigger } from "./state-machine";
 
 /** Reads an account and locks its row until the transaction ends (see lib/row-lock.ts). */
-export async function lockAccount(transaction: Prisma.TransactionClient, id: string, options: LockOptions = {}): Promise<Account | null> {
-  if (!(await lockRow(transaction, "accounts", id, options))) return null;
-  return transaction.account.findUnique({ where: { id } });
-}
+export const lockAccount = (transaction: Prisma.TransactionClient, id: string, options?: LockOptions) => lockForMove(transaction, "accounts", id, options);
 
 export interface AccountTransitionOptions {
   now: Date;

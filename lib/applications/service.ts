@@ -18,7 +18,7 @@ export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, datab
 
 /** `getOwnApplicationOrThrow`, with the row locked until `transaction` ends (see `lockApplication`). */
 export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionClient, tenant: Tenant, id: string): Promise<Application> {
-  return tenantObjectOrThrow(tenant, await lockApplication(transaction, { id, projectId: tenant.projectId }), () => notFound("application", id));
+  return tenantObjectOrThrow(tenant, await lockApplication(transaction, id), () => notFound("application", id));
 }
 
 /**
@@ -28,7 +28,7 @@ export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionC
 export async function withdrawApplication({ tenant, id, reason }: { tenant: Tenant; id: string; reason?: string }) {
   await getOwnApplicationOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
-    const application = (await lockApplication(transaction, { id, projectId: tenant.projectId }))!;
+    const application = (await lockApplication(transaction, id))!;
     if (application.status === "withdrawn") return serializeApplication(application);
     const now = await tenantNow(tenant);
     const withdrawn = await transitionApplication(transaction, application, "withdraw", {
@@ -56,7 +56,7 @@ export interface SubmitApplicationOptions {
  */
 export async function submitApplication(options: SubmitApplicationOptions) {
   const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
-    const locked = await lockApplication(transaction, { id: options.id, projectId: options.tenant.projectId });
+    const locked = await lockApplication(transaction, options.id);
     const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.id));
     const now = await tenantNow(application);
     const moved = await transitionApplication(transaction, application, "submit", {
@@ -80,11 +80,11 @@ export async function submitApplication(options: SubmitApplicationOptions) {
  */
 export async function expireApplication(
   id: string,
-  options: { projectId?: string; force?: boolean; at?: Date; transaction?: Prisma.TransactionClient } = {},
+  options: { force?: boolean; at?: Date; transaction?: Prisma.TransactionClient } = {},
 ): Promise<Application | null> {
   const expire = async (transaction: Prisma.TransactionClient) => {
     // An advance waits for a row the sweep holds: everything due by its new time must have run when it answers.
-    const application = await lockApplication(transaction, { id, projectId: options.projectId }, { skipLocked: !options.transaction });
+    const application = await lockApplication(transaction, id, { skipLocked: !options.transaction });
     if (!application) return null;
     const now = options.at ?? (await tenantNow(application));
     if (!options.force && (application.status !== "created" || application.expiresAt > now)) return null;
@@ -96,7 +96,7 @@ export async function expireApplication(
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
 export async function expireApplicationNow({ tenant, id }: { tenant: Tenant; id: string }) {
   tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => notFound("application", id));
-  const expired = await expireApplication(id, { projectId: tenant.projectId, force: true });
+  const expired = await expireApplication(id, { force: true });
   if (!expired) throw new ApiError("conflict", { message: "The application is busy; retry." });
   return serializeApplication(expired);
 }

@@ -6,7 +6,7 @@ import type { ApplicationStatus } from "./schemas";
 
 const DECIDABLE = ["in_review", "approved", "declined"] as const;
 
-export const APPLICATION_TRANSITIONS = {
+const MOVES = {
   submit: { from: ["created"], to: "submitted", events: ["application.submitted"] },
   expire: { from: ["created"], to: "expired", events: ["application.expired"] },
   withdraw: { from: ["created", "submitted", "in_review", "approved", "declined"], to: "withdrawn", events: ["application.withdrawn"] },
@@ -16,11 +16,10 @@ export const APPLICATION_TRANSITIONS = {
   refer: { from: DECIDABLE, to: "in_review", events: ["decision.completed", "decision.referred"] },
   fund: { from: ["approved"], to: "funded", events: ["offer.accepted", "application.funded"] },
 } as const;
-
-export type ApplicationTrigger = keyof typeof APPLICATION_TRANSITIONS;
+export type ApplicationTrigger = keyof typeof MOVES;
 
 export const APPLICATION_LIFECYCLE: Lifecycle<ApplicationStatus, ApplicationTrigger> = {
   object: "application",
-  moves: APPLICATION_TRANSITIONS,
+  moves: MOVES,
   said: { submit: "submitted", expire: "expired", withdraw: "withdrawn", start_review: "reviewed", approve: "approved", decline: "declined", refer: "referred", fund: "funded" },
 };

@@ -6,19 +6,16 @@ import { clock } from "../clock";
 import { ApiError } from "../errors";
 import type { EventType } from "../events/events";
 import { assertMove, transition } from "../lifecycle";
-import { lockRow, type LockOptions } from "../row-lock";
+import { lockForMove, type LockOptions } from "../row-lock";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
-import { APPLICATION_LIFECYCLE, APPLICATION_TRANSITIONS, type ApplicationTrigger } from "./state-machine";
+import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "./state-machine";
 
 /** Where an application ends without funding; a funded one ends when its account closes (lib/accounts/transition.ts). */
 const ENDED_UNFUNDED: readonly ApplicationStatus[] = ["declined", "expired", "withdrawn"];
 
 /** Reads an application under its row lock (with `skipLocked`, a row another worker holds reads as null). */
-export async function lockApplication(transaction: Prisma.TransactionClient, where: { id: string; projectId?: string }, options: LockOptions = {}): Promise<Application | null> {
-  if (!(await lockRow(transaction, "applications", where.id, options))) return null;
-  return transaction.application.findFirst({ where: { id: where.id, ...(where.projectId ? { projectId: where.projectId } : {}) } });
-}
+export const lockApplication = (transaction: Prisma.TransactionClient, id: string, options?: LockOptions) => lockForMove(transaction, "applications", id, options);
 
 /**
  * Changes a locked application's answers without moving it: only while it is `created` (decisioning reads them
@@ -48,7 +45,7 @@ export interface TransitionOptions {
 export async function transitionApplication(transaction: Prisma.TransactionClient, application: Application, trigger: ApplicationTrigger, options: TransitionOptions): Promise<Application> {
   assertMove(APPLICATION_LIFECYCLE, application.status, trigger);
   // Checked before any write, so a caller's mistake can never commit a change without its event.
-  const unsupplied = APPLICATION_TRANSITIONS[trigger].events.filter((type) => !type.startsWith("application.") && !options.eventObjects?.[type]);
+  const unsupplied = APPLICATION_LIFECYCLE.moves[trigger].events.filter((type) => !type.startsWith("application.") && !options.eventObjects?.[type]);
   if (unsupplied.length > 0) throw new Error(`The ${trigger} move writes ${unsupplied.join(", ")} but no object was supplied for it`);
   return transition(transaction, APPLICATION_LIFECYCLE, trigger, {
     status: application.status,

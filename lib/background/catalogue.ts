@@ -11,13 +11,15 @@ import { decideSubmittedApplication } from "../decisions/service";
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
-import type { BackgroundCatalogue } from "../jobs/operations";
+import type { BackgroundCatalogue } from "../jobs/driver";
 import { pruneExpiredToolCalls } from "../mcp/audit";
 import { sendNotifications } from "../notifications/background";
 import { pruneExpiredLookups } from "../registry/lookup-cache";
 import { resumeClockAdvances } from "../sandbox-clock/background";
+import { advanceTestClock } from "../sandbox-clock/service";
 import { pruneExpiredSupportSessions } from "../support/chat";
 import { deliverWebhooks } from "../webhooks/background";
+import type { Tenant } from "../tenant";
 import { disableInsecureWebhookEndpoints } from "../webhooks/insecure-endpoints";
 
 /**
@@ -63,7 +65,12 @@ const ROW_SWEEPS: readonly RowSweep[] = [sweepDecisioning, expireApplications, d
  * What a sandbox test clock's advance runs at each day it passes (lib/sandbox-clock/service.ts), in the
  * catalogue's order: each sweep's `onTestClock`, named by its operation.
  */
-export const TEST_CLOCK_DUE_WORK: readonly DueWork[] = ROW_SWEEPS.flatMap((sweep) => (sweep.onTestClock ? [{ name: sweep.id, run: sweep.onTestClock }] : []));
+const TEST_CLOCK_DUE_WORK: readonly DueWork[] = ROW_SWEEPS.flatMap((sweep) => (sweep.onTestClock ? [{ name: sweep.id, run: sweep.onTestClock }] : []));
+
+/** The test helper's advance of a sandbox clock by `days`, running the catalogue's due work as the days pass. */
+export function advanceTestClockRunningDueWork(options: { tenant: Tenant; days: number }) {
+  return advanceTestClock({ ...options, dueWork: TEST_CLOCK_DUE_WORK });
+}
 
 export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [...ROW_SWEEPS, sendNotifications, maintenance, resumeClockAdvances(TEST_CLOCK_DUE_WORK)];
 

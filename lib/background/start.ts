@@ -2,7 +2,7 @@
 // committed submission (announced by lib/applications through lib/commit-signals.ts) to its decisioning.
 import { onCommitted } from "../commit-signals";
 import { backgroundDriver, startBackgroundDriver } from "../jobs/background";
-import type { BackgroundDriver } from "../jobs/operations";
+import type { BackgroundDriver } from "../jobs/driver";
 import { describeError, log } from "../log";
 import { BACKGROUND_CATALOGUE } from "./catalogue";
 

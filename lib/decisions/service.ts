@@ -107,7 +107,7 @@ export type DecisioningResult = "decided" | "nothing_to_do" | "busy";
  */
 export async function decideSubmittedApplication(applicationId: string): Promise<DecisioningResult> {
   return db().$transaction(async (transaction) => {
-    let application = await lockApplication(transaction, { id: applicationId }, { skipLocked: true });
+    let application = await lockApplication(transaction, applicationId, { skipLocked: true });
     if (!application) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
     const existing = await transaction.decision.findUnique({ where: { applicationId } });
     const now = await tenantNow(application);
@@ -161,7 +161,7 @@ function assertUnlocked(decision: Decision): void {
 export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: string }) {
   const { applicationId } = await getOwnDecisionOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
-    const application = (await lockApplication(transaction, { id: applicationId }))!;
+    const application = (await lockApplication(transaction, applicationId))!;
     // Read under the application's lock: a concurrent refresh or lock has finished by now.
     const current = await transaction.decision.findUniqueOrThrow({ where: { id } });
     assertUnlocked(current);
@@ -186,7 +186,7 @@ export async function resolveReferral(options: { decisionId: string; outcome: "a
     const found = await transaction.decision.findFirst({ where: { id: decisionId, ...(tenant ? { projectId: tenant.projectId } : {}) } });
     const decision = tenant ? tenantObjectOrThrow(tenant, found, missing) : found;
     if (!decision) throw missing();
-    const application = (await lockApplication(transaction, { id: decision.applicationId }))!;
+    const application = (await lockApplication(transaction, decision.applicationId))!;
     const current = await transaction.decision.findUniqueOrThrow({ where: { id: decision.id } });
     assertUnlocked(current);
     if (current.outcome !== "referred" || application.status !== "in_review") {

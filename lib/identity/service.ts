@@ -123,7 +123,7 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
   }));
   const transaction = await deferred.open();
   // Decided or closed while the provider answered: the check would change nothing (409, as before the call).
-  assertCheckable(tenant, applicationId, await lockApplication(transaction, { id: applicationId }), checkableStatuses);
+  assertCheckable(tenant, applicationId, await lockApplication(transaction, applicationId), checkableStatuses);
   const now = await tenantNow(tenant);
   const check = await transaction.identityCheck.create({
     data: {
@@ -150,7 +150,7 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
  */
 async function recordAttempt(tenant: Tenant, applicationId: string, id: string, statuses: readonly ApplicationStatus[]): Promise<void> {
   await transact(async (transaction) => {
-    assertCheckable(tenant, applicationId, await lockApplication(transaction, { id: applicationId }), statuses);
+    assertCheckable(tenant, applicationId, await lockApplication(transaction, applicationId), statuses);
     const now = clock.now();
     const windowStart = new Date(now.getTime() - CAP_WINDOW_MS);
     // Calls older than the window count for nothing: each application keeps only its last 24 hours.

@@ -6,7 +6,7 @@
 // What runs, how often and how each operation claims its rows is one catalogue both read, composed from the
 // domains outside this folder (lib/background/catalogue.ts) and handed in: nothing here imports a domain.
 import { log } from "../log";
-import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
+import type { BackgroundCatalogue, BackgroundDriver } from "./driver";
 
 let driver: BackgroundDriver | undefined;
 let loading: Promise<BackgroundDriver> | undefined;

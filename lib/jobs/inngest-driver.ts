@@ -2,7 +2,7 @@
 // /api/inngest. Its crons sweep due work, so there is nothing to start in process.
 import { describeError, log } from "../log";
 import { APPLICATION_SUBMITTED_EVENT, inngestClient } from "./inngest-client";
-import type { BackgroundDriver } from "./operations";
+import type { BackgroundDriver } from "./driver";
 
 export class InngestDriver implements BackgroundDriver {
   readonly name = "inngest" as const;

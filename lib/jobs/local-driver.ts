@@ -6,7 +6,7 @@
 import type { BackgroundOperation, OperationReport, RowSweep } from "../background-operation";
 import { timers } from "../clock";
 import { describeError, log } from "../log";
-import type { BackgroundCatalogue, BackgroundDriver } from "./operations";
+import type { BackgroundCatalogue, BackgroundDriver } from "./driver";
 
 export interface LocalDriverOptions extends BackgroundCatalogue {
   /** Sweep intervals in milliseconds by operation id, in place of the catalogue's. */

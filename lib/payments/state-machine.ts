@@ -4,17 +4,16 @@
 import type { Payment } from "../generated/prisma/client";
 import type { Lifecycle } from "../lifecycle";
 
-export const PAYMENT_TRANSITIONS = {
+const MOVES = {
   /** A provisioned payment link is paid into: the bank now holds the payment. */
   submit: { from: ["provisioned"], to: "pending", events: [] },
   settle: { from: ["pending"], to: "settled", events: ["payment.settled"] },
   fail: { from: ["provisioned", "pending"], to: "failed", events: ["payment.failed"] },
 } as const;
-
-export type PaymentTrigger = keyof typeof PAYMENT_TRANSITIONS;
+export type PaymentTrigger = keyof typeof MOVES;
 
 export const PAYMENT_LIFECYCLE: Lifecycle<Payment["status"], PaymentTrigger> = {
   object: "payment",
-  moves: PAYMENT_TRANSITIONS,
+  moves: MOVES,
   said: { submit: "submitted", settle: "settled", fail: "failed" },
 };

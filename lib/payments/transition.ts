@@ -3,15 +3,13 @@
 // the balance) is the accounts domain's: lib/accounts/ledger.ts `settleAccountPayment` moves the payment here.
 import type { Payment, Prisma } from "../generated/prisma/client";
 import { transition } from "../lifecycle";
-import { lockRow } from "../row-lock";
+import { lockForMove, type LockOptions } from "../row-lock";
 import { serializePayment } from "./serialize";
 import { type PaymentFailureCode } from "./schemas";
 import { PAYMENT_LIFECYCLE, type PaymentTrigger } from "./state-machine";
 
-export async function lockPayment(transaction: Prisma.TransactionClient, id: string): Promise<Payment | null> {
-  if (!(await lockRow(transaction, "payments", id))) return null;
-  return transaction.payment.findUnique({ where: { id } });
-}
+/** Reads a payment and locks its row until the transaction ends (see lib/row-lock.ts). */
+export const lockPayment = (transaction: Prisma.TransactionClient, id: string, options?: LockOptions) => lockForMove(transaction, "payments", id, options);
 
 /** Moves a locked payment by `trigger` in `transaction`, with its event; a failure needs its `failureCode`. */
 export async function transitionPayment(

@@ -4,17 +4,16 @@
 import type { WebhookDeliveryStatus } from "../generated/prisma/client";
 import type { Lifecycle } from "../lifecycle";
 
-export const WEBHOOK_DELIVERY_TRANSITIONS = {
+const MOVES = {
   succeed: { from: ["pending"], to: "succeeded", events: [] },
   schedule_retry: { from: ["pending"], to: "pending", events: [] },
   fail: { from: ["pending"], to: "failed", events: [] },
   abandon: { from: ["pending"], to: "abandoned", events: [] },
 } as const;
-
-export type WebhookDeliveryTrigger = keyof typeof WEBHOOK_DELIVERY_TRANSITIONS;
+export type WebhookDeliveryTrigger = keyof typeof MOVES;
 
 export const WEBHOOK_DELIVERY_LIFECYCLE: Lifecycle<WebhookDeliveryStatus, WebhookDeliveryTrigger> = {
   object: "webhook delivery",
-  moves: WEBHOOK_DELIVERY_TRANSITIONS,
+  moves: MOVES,
   said: { succeed: "succeeded", schedule_retry: "retried", fail: "failed", abandon: "abandoned" },
 };

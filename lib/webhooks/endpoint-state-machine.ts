@@ -7,17 +7,16 @@ import type { Lifecycle } from "../lifecycle";
 
 export type WebhookEndpointState = "enabled" | "disabled_manual" | "disabled_failing" | "disabled_insecure_url";
 
-export const WEBHOOK_ENDPOINT_TRANSITIONS = {
+const MOVES = {
   disable: { from: ["enabled", "disabled_failing", "disabled_insecure_url"], to: "disabled_manual", events: ["webhook_endpoint.disabled"] },
   disable_for_failing: { from: ["enabled"], to: "disabled_failing", events: ["webhook_endpoint.disabled"] },
   disable_for_insecure_url: { from: ["enabled"], to: "disabled_insecure_url", events: ["webhook_endpoint.disabled"] },
   enable: { from: ["disabled_manual", "disabled_failing", "disabled_insecure_url"], to: "enabled", events: ["webhook_endpoint.enabled"] },
 } as const;
-
-export type WebhookEndpointTrigger = keyof typeof WEBHOOK_ENDPOINT_TRANSITIONS;
+export type WebhookEndpointTrigger = keyof typeof MOVES;
 
 export const WEBHOOK_ENDPOINT_LIFECYCLE: Lifecycle<WebhookEndpointState, WebhookEndpointTrigger> = {
   object: "webhook endpoint",
-  moves: WEBHOOK_ENDPOINT_TRANSITIONS,
+  moves: MOVES,
   said: { disable: "disabled", disable_for_failing: "disabled for failing", disable_for_insecure_url: "disabled for a URL that is not https", enable: "enabled" },
 };

@@ -3,7 +3,7 @@
 // transaction.
 import type { Prisma, WebhookEndpoint } from "../generated/prisma/client";
 import { transition } from "../lifecycle";
-import { lockRow } from "../row-lock";
+import { lockForMove, type LockOptions } from "../row-lock";
 import { WEBHOOK_ENDPOINT_LIFECYCLE, type WebhookEndpointState, type WebhookEndpointTrigger } from "./endpoint-state-machine";
 import { serializeWebhookEndpoint } from "./serialize";
 
@@ -21,10 +21,7 @@ const COLUMNS: Record<WebhookEndpointState, Pick<WebhookEndpoint, "status" | "di
 };
 
 /** Reads an endpoint and locks its row until the transaction ends. */
-export async function lockWebhookEndpoint(transaction: Prisma.TransactionClient, id: string): Promise<WebhookEndpoint | null> {
-  if (!(await lockRow(transaction, "webhook_endpoints", id))) return null;
-  return transaction.webhookEndpoint.findUnique({ where: { id } });
-}
+export const lockWebhookEndpoint = (transaction: Prisma.TransactionClient, id: string, options?: LockOptions) => lockForMove(transaction, "webhook_endpoints", id, options);
 
 /** Moves a locked endpoint by `trigger` in `transaction`, with other column `changes` alongside, and writes its event. */
 export function transitionWebhookEndpoint(

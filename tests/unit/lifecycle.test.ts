@@ -5,7 +5,7 @@ import { ACCOUNT_LIFECYCLE, INSTALMENT_LIFECYCLE, MANDATE_LIFECYCLE } from "@/li
 import { APPLICATION_LIFECYCLE } from "@/lib/applications/state-machine";
 import { ApiError, renderEnvelope } from "@/lib/errors";
 import { API_KEY_LIFECYCLE } from "@/lib/keys/state-machine";
-import { assertMove, canMove, IllegalTransitionError, type Lifecycle } from "@/lib/lifecycle";
+import { assertMove, assertMoveTo, canMove, IllegalTransitionError, type Lifecycle } from "@/lib/lifecycle";
 import { PAYMENT_LIFECYCLE } from "@/lib/payments/state-machine";
 import { WEBHOOK_DELIVERY_LIFECYCLE } from "@/lib/webhooks/delivery-state-machine";
 import { WEBHOOK_ENDPOINT_LIFECYCLE } from "@/lib/webhooks/endpoint-state-machine";
@@ -81,6 +81,16 @@ describe("the lifecycles", () => {
     expect(message(API_KEY_LIFECYCLE, "revoked", "revoke")).toBe("An API key that is revoked cannot be revoked.");
     expect(message(MANDATE_LIFECYCLE, "revoked", "revoke")).toBe("A mandate that is revoked cannot be revoked.");
     expect(message(INSTALMENT_LIFECYCLE, "paid", "pay_in_part")).toBe("An instalment that is paid cannot be paid in part.");
+  });
+
+  it("checks a status a writer sets (an allocation's instalments) as the table's move that leads to it, with none back to scheduled", () => {
+    expect(assertMoveTo(INSTALMENT_LIFECYCLE, "missed", "paid")).toBe(INSTALMENT_LIFECYCLE.moves.pay);
+    expect(assertMoveTo(INSTALMENT_LIFECYCLE, "scheduled", "missed")).toBe(INSTALMENT_LIFECYCLE.moves.miss);
+    expect(() => assertMoveTo(INSTALMENT_LIFECYCLE, "paid", "partially_paid")).toThrow("An instalment that is paid cannot be paid in part.");
+    expect(() => assertMoveTo(INSTALMENT_LIFECYCLE, "missed", "missed")).toThrow("An instalment that is missed cannot be missed.");
+    for (const status of ["missed", "partially_paid", "paid"] as const) {
+      expect(() => assertMoveTo(INSTALMENT_LIFECYCLE, status, "scheduled")).toThrow(`An instalment that is ${status} cannot be scheduled.`);
+    }
   });
 
   it("keeps each state-machine.ts to its tables: nothing it imports runs, so no row is read, locked or written there", () => {

@@ -258,7 +258,7 @@ describe("the guards", () => {
     // The company step reads the application as created, then a submit takes the row and commits first.
     let companyPost!: Promise<Response>;
     await db().$transaction(async (transaction) => {
-      const application = (await lockApplication(transaction, { id: started.id }))!;
+      const application = (await lockApplication(transaction, started.id))!;
       companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
       await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
@@ -277,7 +277,7 @@ describe("the guards", () => {
     await answer(started, "bank", { action: "connect" });
     let aboutYouPost!: Promise<Response>;
     await db().$transaction(async (transaction) => {
-      const application = (await lockApplication(transaction, { id: started.id }))!;
+      const application = (await lockApplication(transaction, started.id))!;
       aboutYouPost = post(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
       await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });

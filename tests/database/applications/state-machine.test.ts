@@ -2,7 +2,7 @@
 // real database: every legal move writes its status and its events in the caller's transaction, every illegal
 // move is refused with 409 `conflict` before anything is written, and row locks serialise concurrent movers.
 import { beforeEach, describe, expect, it } from "vitest";
-import { APPLICATION_LIFECYCLE, APPLICATION_TRANSITIONS, type ApplicationTrigger } from "@/lib/applications/state-machine";
+import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "@/lib/applications/state-machine";
 import { lockApplication, transitionApplication } from "@/lib/applications/transition";
 import { openApplication, type NewApplication } from "@/lib/applications/create";
 import { APPLICATION_STATUSES, type ApplicationStatus } from "@/lib/applications/schemas";
@@ -24,7 +24,7 @@ const CREATED_AT = new Date("2027-03-01T09:00:00.000Z");
 const EXPIRES_AT = new Date("2027-03-15T09:00:00.000Z");
 const NOW = new Date("2027-03-02T10:30:00.000Z");
 
-const TRIGGERS = Object.keys(APPLICATION_TRANSITIONS) as ApplicationTrigger[];
+const TRIGGERS = Object.keys(APPLICATION_LIFECYCLE.moves) as ApplicationTrigger[];
 
 // The table as spec 3.1 and the module's header comment describe it, written out independently of the code.
 const EXPECTED_TABLE: Record<ApplicationTrigger, { from: ApplicationStatus[]; to: ApplicationStatus; events: string[] }> = {
@@ -117,7 +117,7 @@ async function reload(application: Application): Promise<Application> {
 /** Locks and moves in one transaction, as the services do. */
 async function move(application: Application, trigger: ApplicationTrigger, options: Partial<Parameters<typeof transitionApplication>[3]> = {}) {
   return db().$transaction(async (transaction) => {
-    const locked = (await lockApplication(transaction, { id: application.id, projectId: application.projectId }))!;
+    const locked = (await lockApplication(transaction, application.id))!;
     return transitionApplication(transaction, locked, trigger, { now: clock.now(), ...options });
   });
 }
@@ -138,7 +138,7 @@ describe("the transition table", () => {
   it("allows exactly the moves spec 3.1 and the module's documented choices allow", () => {
     const table = Object.fromEntries(
       TRIGGERS.map((trigger) => {
-        const rule = APPLICATION_TRANSITIONS[trigger];
+        const rule = APPLICATION_LIFECYCLE.moves[trigger];
         return [trigger, { from: [...rule.from].sort(), to: rule.to, events: [...rule.events] }];
       }),
     );
@@ -310,7 +310,7 @@ describe("decisioning moves", () => {
 
 describe("illegal moves", () => {
   const illegal = TRIGGERS.flatMap((trigger) =>
-    APPLICATION_STATUSES.filter((status) => !(APPLICATION_TRANSITIONS[trigger].from as readonly string[]).includes(status)).map(
+    APPLICATION_STATUSES.filter((status) => !(APPLICATION_LIFECYCLE.moves[trigger].from as readonly string[]).includes(status)).map(
       (status) => [trigger, status] as const,
     ),
   );
@@ -325,7 +325,7 @@ describe("illegal moves", () => {
 
     // The caller catches and commits: the refusal must come before any write, not rely on a rollback.
     const error = await db().$transaction(async (transaction) => {
-      const locked = (await lockApplication(transaction, { id: application.id }))!;
+      const locked = (await lockApplication(transaction, application.id))!;
       try {
         await transitionApplication(transaction, locked, trigger, {
           now: clock.now(),
@@ -410,12 +410,12 @@ describe("atomicity", () => {
 
     await expect(
       db().$transaction(async (transaction) => {
-        const locked = (await lockApplication(transaction, { id: application.id }))!;
+        const locked = (await lockApplication(transaction, application.id))!;
         const moved = await transitionApplication(transaction, locked, trigger, {
           now: clock.now(),
           eventObjects: { "offer.accepted": OFFER_OBJECT },
         });
-        expect(moved.status).toBe(APPLICATION_TRANSITIONS[trigger].to);
+        expect(moved.status).toBe(APPLICATION_LIFECYCLE.moves[trigger].to);
         throw new Error("a later step of the same operation fails");
       }),
     ).rejects.toThrow("a later step of the same operation fails");
@@ -447,7 +447,7 @@ describe("a move whose non-application event has no supplied object", () => {
     const before = await reload(application);
 
     const error = await db().$transaction(async (transaction) => {
-      const locked = (await lockApplication(transaction, { id: application.id }))!;
+      const locked = (await lockApplication(transaction, application.id))!;
       try {
         await transitionApplication(transaction, locked, trigger, { now: clock.now(), ...options });
         return null;
@@ -464,25 +464,16 @@ describe("a move whose non-application event has no supplied object", () => {
 });
 
 describe("lockApplication", () => {
-  it("returns the application when the id and project match", async () => {
+  it("returns the application with the id", async () => {
     const application = await insertApplication("created");
 
-    const locked = await db().$transaction((transaction) => lockApplication(transaction, { id: application.id, projectId: project.project_id }));
+    const locked = await db().$transaction((transaction) => lockApplication(transaction, application.id));
 
     expect(locked).toEqual(await reload(application));
   });
 
-  it("returns null for an unknown id and for another project's application", async () => {
-    const application = await insertApplication("created");
-    const other = await createTestProject();
-
-    const [unknown, foreign] = await db().$transaction(async (transaction) => [
-      await lockApplication(transaction, { id: newId("application") }),
-      await lockApplication(transaction, { id: application.id, projectId: other.project_id }),
-    ]);
-
-    expect(unknown).toBeNull();
-    expect(foreign).toBeNull();
+  it("returns null for an unknown id", async () => {
+    expect(await db().$transaction((transaction) => lockApplication(transaction, newId("application")))).toBeNull();
   });
 
   it("serialises two concurrent withdraws so exactly one moves the application and writes the event", async () => {
@@ -492,7 +483,7 @@ describe("lockApplication", () => {
     async function withdrawOnce(): Promise<"withdrew" | "already_withdrawn"> {
       return db().$transaction(
         async (transaction) => {
-          const locked = (await lockApplication(transaction, { id: application.id, projectId: project.project_id }))!;
+          const locked = (await lockApplication(transaction, application.id))!;
           holders += 1;
           // The first to hold the lock waits until the other is queued behind it, so the two really overlap.
           if (holders === 1) await untilSessionsWaitOn(await sessionPid(transaction), 1);

@@ -6,10 +6,10 @@ import { db } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { recordEvents } from "@/lib/events/events";
-import { WEBHOOK_DELIVERY_TRANSITIONS } from "@/lib/webhooks/delivery-state-machine";
+import { WEBHOOK_DELIVERY_LIFECYCLE } from "@/lib/webhooks/delivery-state-machine";
 import { transitionWebhookDelivery } from "@/lib/webhooks/delivery-transition";
 import { canMove } from "@/lib/lifecycle";
-import { WEBHOOK_ENDPOINT_LIFECYCLE, WEBHOOK_ENDPOINT_TRANSITIONS } from "@/lib/webhooks/endpoint-state-machine";
+import { WEBHOOK_ENDPOINT_LIFECYCLE } from "@/lib/webhooks/endpoint-state-machine";
 import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "@/lib/webhooks/endpoint-transition";
 import { createTestProject } from "../../helpers/partner";
 
@@ -28,7 +28,7 @@ const eventsOf = async (projectId: string) =>
 
 describe("the webhook endpoint lifecycle", () => {
   it("has one table: the owner disables and enables, the platform disables for failing or an insecure URL only an enabled endpoint", () => {
-    const allowed = Object.entries(WEBHOOK_ENDPOINT_TRANSITIONS).flatMap(([trigger, rule]) => rule.from.map((from) => `${from} -${trigger}-> ${rule.to}`));
+    const allowed = Object.entries(WEBHOOK_ENDPOINT_LIFECYCLE.moves).flatMap(([trigger, rule]) => rule.from.map((from) => `${from} -${trigger}-> ${rule.to}`));
     expect(allowed.sort()).toEqual([
       "disabled_failing -disable-> disabled_manual",
       "disabled_failing -enable-> enabled",
@@ -95,7 +95,7 @@ describe("the webhook delivery lifecycle", () => {
   }
 
   it("moves only a pending delivery, and every move ends the worker's claim", async () => {
-    expect(Object.values(WEBHOOK_DELIVERY_TRANSITIONS).every((rule) => rule.from.length === 1 && rule.from[0] === "pending")).toBe(true);
+    expect(Object.values(WEBHOOK_DELIVERY_LIFECYCLE.moves).every((rule) => rule.from.length === 1 && rule.from[0] === "pending")).toBe(true);
     const delivery = await pendingDelivery();
     await db().webhookDelivery.update({ where: { id: delivery.id }, data: { lockedUntil: new Date(NOW.getTime() + 60_000) } });
     const retryAt = new Date(NOW.getTime() + 60_000);

@@ -1,10 +1,10 @@
 // POST /partner/v1/test_helpers/clock/advance — sandbox test helper: moves the project's sandbox clock on by
 // `days`, running everything due on the way: 200 when done within a few seconds, else 202 while it goes on
 // (docs/sandbox.md, "Test clock").
-import { TEST_CLOCK_DUE_WORK } from "@/lib/background/catalogue";
+import { advanceTestClockRunningDueWork } from "@/lib/background/catalogue";
 import { defineRoute, endpoint, reply } from "@/lib/http/route";
 import { advanceClockBodySchema, testClockSchema } from "@/lib/sandbox-clock/schemas";
-import { advanceOutcome, advanceTestClock } from "@/lib/sandbox-clock/service";
+import { advanceOutcome } from "@/lib/sandbox-clock/service";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("partner", "/test_helpers/clock/advance", {
   POST: endpoint({
@@ -17,7 +17,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     idempotent: true,
     transactionKind: advanceOutcome,
     handler: async ({ tenant, body }) => {
-      const advanced = await advanceTestClock({ tenant, days: body.days, dueWork: TEST_CLOCK_DUE_WORK });
+      const advanced = await advanceTestClockRunningDueWork({ tenant, days: body.days });
       return reply(advanced.status === "ready" ? 200 : 202, advanced);
     },
   }),

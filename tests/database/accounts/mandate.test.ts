@@ -10,7 +10,7 @@ import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
-import { fundedAccount } from "../accounts/helpers";
+import { fundedAccount } from "./helpers";
 
 const OPENED = "2029-05-20T12:00:00.000Z";
 

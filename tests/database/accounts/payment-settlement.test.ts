@@ -13,7 +13,7 @@ import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
-import { fundedAccount } from "../accounts/helpers";
+import { fundedAccount } from "./helpers";
 
 const OPENED = "2030-03-10T12:00:00.000Z";
 
