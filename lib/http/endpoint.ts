@@ -12,8 +12,8 @@ import type { PartnerScope } from "../oauth/scopes";
 import type { ProjectCapability } from "../projects/capabilities";
 import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
-import type { BodyFormat } from "../wire/body";
-import type { Reply, ReplyStatus } from "../wire/reply";
+import type { BodyFormat } from "./body";
+import type { Reply, ReplyStatus } from "./reply";
 import type { RequestContext } from "../wire/request-context";
 
 export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -15,7 +15,7 @@ import {
   requestFingerprint,
 } from "../idempotency/idempotency";
 import { errorOutcome, noteErrorForLog } from "../wire/error-outcome";
-import type { Reply } from "../wire/reply";
+import type { Reply } from "./reply";
 import { principalOf } from "./auth-kinds";
 import type { Exchange, Step } from "./step";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { config } from "../env";
 import { ApiError, notFound, type ErrorCode } from "../errors";
-import { readBody, searchParamsToObject } from "../wire/body";
+import { readBody, searchParamsToObject } from "./body";
 import { parseWith } from "../wire/validation";
 import type { Exchange, Step } from "./step";
 

@@ -125,5 +125,5 @@ export function unmatchedRoute(ring: Ring): RouteHandlers {
 
 // Route files take the builder's whole vocabulary from here.
 export { endpoint } from "./endpoint";
-export { created, ok, reply } from "../wire/reply";
+export { created, ok, reply } from "./reply";
 export type { BearerToken } from "../oauth/access-tokens";

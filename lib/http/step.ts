@@ -2,7 +2,7 @@
 // and calls the next step, and the error codes it can raise for an endpoint, which the API reference documents.
 import type { ErrorCode, Ring } from "../errors";
 import type { HeldClaim } from "../idempotency/idempotency";
-import type { Reply } from "../wire/reply";
+import type { Reply } from "./reply";
 import type { RequestContext } from "../wire/request-context";
 import type { Caller } from "./auth-kinds";
 import type { DeclaredConfig } from "./endpoint";

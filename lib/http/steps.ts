@@ -5,7 +5,7 @@
 import type { ErrorCode } from "../errors";
 import { runForProject } from "../pool-bulkhead";
 import { errorResponse } from "../wire/error-outcome";
-import { toResponse } from "../wire/reply";
+import { toResponse } from "./reply";
 import { principalOf, tenantOf } from "./auth-kinds";
 import { authenticate, checkCapability, checkSandbox, checkScope, meterAddress, meterProject } from "./admission";
 import { authenticateFromBody, takeRequestTime } from "./callers";
