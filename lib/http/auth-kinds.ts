@@ -31,10 +31,12 @@ interface AuthKind<A extends EndpointAuth, C extends Caller> {
   rings: readonly Ring[];
   /**
    * When the caller is known: from the request's headers, before any input is read; from the body, once it is
-   * parsed; or never (no credential).
+   * decoded; or never (no credential).
    */
   authenticatedFrom: "headers" | "body" | null;
   authenticate(presented: Presented): Promise<C>;
+  /** The project and environment the caller acts for, if any: its `tenant` handed to the handler, and its clock. */
+  tenantOf(caller: C): Tenant | undefined;
   /** The codes authenticating this kind of caller can raise. */
   refusals: readonly ErrorCode[];
   /** A refused request is metered per client address by this policy before its refusal is sent, if any. */
@@ -62,6 +64,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     rings: ["partner", "site"],
     authenticatedFrom: "headers",
     authenticate: async ({ request }) => ({ kind: "bearer", principal: await authenticateBearer(request) }),
+    tenantOf: ({ principal }) => ({ projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }),
     meteredWhenRefused: ANONYMOUS_PARTNER_LIMIT,
     refusals: ["unauthenticated", "invalid_api_key", "token_expired", "token_revoked", "environment_mismatch", "audience_mismatch"],
     addressPolicy: () => null,
@@ -81,6 +84,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     authenticatedFrom: "body",
     // An empty body is an empty form (oauthFormSchema).
     authenticate: async ({ request, body }) => ({ kind: "client", client: await authenticateClient({ authorization: request.headers.get("authorization"), form: (body ?? {}) as ClientCredentialsInput }) }),
+    tenantOf: () => undefined,
     refusals: ["invalid_client"],
     addressPolicy: () => CLIENT_AUTHENTICATION_LIMIT,
     subLimit: { per: "client", keyOf: ({ client }) => client.clientId },
@@ -95,6 +99,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     rings: ["site"],
     authenticatedFrom: "body",
     authenticate: async ({ body }) => ({ kind: "publishable_key", key: await authenticatePublishableKeyOf(body) }),
+    tenantOf: ({ key }) => key.tenant,
     refusals: ["missing_api_key", "invalid_api_key", "key_revoked", "account_suspended"],
     addressPolicy: ownOrRingAddressPolicy,
     subLimit: { per: "publishable_key", keyOf: ({ key }) => key.keyId },
@@ -115,6 +120,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
       if (!isOperatorRequest(request)) throw new ApiError("route_not_found");
       return { kind: "operator" as const };
     },
+    tenantOf: () => undefined,
     refusals: ["route_not_found"],
     addressPolicy: () => null,
     subLimit: null,
@@ -128,6 +134,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     rings: ["partner", "public", "site"],
     authenticatedFrom: null,
     authenticate: noCaller,
+    tenantOf: () => undefined,
     refusals: [],
     addressPolicy: ownOrRingAddressPolicy,
     subLimit: null,
@@ -139,20 +146,22 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
   },
 };
 
+const rowOf = (kind: EndpointAuth["kind"]) => AUTH_KINDS[kind] as AuthKind<EndpointAuth, Caller>;
+
 /** The row of `auth`'s kind, typed for `auth` itself. */
 export function authKindOf(auth: EndpointAuth): AuthKind<EndpointAuth, Caller> {
-  return AUTH_KINDS[auth.kind] as AuthKind<EndpointAuth, Caller>;
+  return rowOf(auth.kind);
 }
 
 /** The key `caller` spends a sub-limit `per` under (route.ts checks at declaration that its kind can be). */
 export function subLimitKeyOf(per: SubLimit["per"], caller: Caller | null, request: Request): string {
   if (per === "address") return clientAddress(request);
-  const subLimit = caller ? authKindOf({ kind: caller.kind } as EndpointAuth).subLimit : null;
+  const subLimit = caller ? rowOf(caller.kind).subLimit : null;
   if (!caller || subLimit?.per !== per) throw new Error(`A per-${per} sub-limit needs an endpoint whose caller is metered per ${per}`);
   return subLimit.keyOf(caller);
 }
 
-/** The key a parsed body presents as `publishable_key` (the endpoint's schema requires it), authenticated. */
+/** The key a decoded body presents as `publishable_key` (the endpoint's schema requires it), authenticated. */
 async function authenticatePublishableKeyOf(body: unknown): Promise<PublishableKeyCaller> {
   const presented = (body as { publishable_key?: unknown } | undefined)?.publishable_key;
   if (typeof presented !== "string") throw new ApiError("missing_api_key", { message: "Send your publishable key (pk_sandbox_… or pk_live_…) as publishable_key." });
@@ -161,9 +170,7 @@ async function authenticatePublishableKeyOf(body: unknown): Promise<PublishableK
 
 /** The project and environment the caller acts for, if it has one: a bearer's, or a publishable key's. */
 export function tenantOf(caller: Caller | null): Tenant | undefined {
-  if (caller?.kind === "bearer") return { projectId: caller.principal.projectId, environment: caller.principal.environment, sandboxClockOffsetDays: caller.principal.sandboxClockOffsetDays };
-  if (caller?.kind === "publishable_key") return caller.key.tenant;
-  return undefined;
+  return caller ? rowOf(caller.kind).tenantOf(caller) : undefined;
 }
 
 export function principalOf(caller: Caller | null): Principal | null {
