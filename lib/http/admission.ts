@@ -1,29 +1,17 @@
-// Admission: the steps a request must pass before its input is read. A request without a credential of its own
-// is metered per client address (its ring's window, or the endpoint's own bucket), and so is one that will
-// authenticate an OAuth client, before its body is read. A bearer token is authenticated (a local signature
-// check, so it can come first), the project's bucket is spent, then the scope, the sandbox and the project's
-// capability are checked; a request without a valid token is metered per client address before its 401 is sent.
-import type { ErrorCode } from "../errors";
+// Admission: the steps a request must pass before its input is read. The per-address meter of its kind of
+// caller (AUTH_KINDS) is spent first; a caller the headers name (a bearer token, a local signature check; an
+// operator) is authenticated; for a bearer the project's bucket is spent, then the scope, the sandbox and the
+// project's capability are checked; a request without a valid token is metered per client address before its
+// 401 is sent.
 import { assertCapability } from "../projects/capabilities";
-import { CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
-import { assertSandbox, assertScope, authenticateBearer } from "./auth";
-import { addressLimitOf } from "./endpoint";
-import { meterAddressRequest, meterAnonymousPartnerRequest, meterPartnerRequest } from "./metering";
+import { assertSandbox, assertScope } from "./auth";
+import { authKindOf, principalOf, tenantOf } from "./auth-kinds";
+import { meterAddressRequest, meterPartnerRequest } from "./metering";
 import type { DeclaredEndpoint, Exchange, Step } from "./step";
-
-const BEARER_FAILURES: ErrorCode[] = ["unauthenticated", "invalid_api_key", "token_expired", "token_revoked", "environment_mismatch", "audience_mismatch"];
 
 const isBearer = ({ config }: DeclaredEndpoint) => config.auth.kind === "bearer";
 const bearerOf = ({ config }: DeclaredEndpoint) => (config.auth.kind === "bearer" ? config.auth : null);
-
-/** The per-address policy a request is metered by before anything else, if any. */
-function addressPolicyOf({ ring, config }: DeclaredEndpoint): RatePolicy | null {
-  const own = addressLimitOf(config.auth);
-  if (own) return own;
-  if (ring === "public") return PUBLIC_LIMIT;
-  if (config.auth.kind === "client") return CLIENT_AUTHENTICATION_LIMIT;
-  return null;
-}
+const addressPolicyOf = ({ ring, config }: DeclaredEndpoint) => authKindOf(config.auth).addressPolicy(ring, config.auth);
 
 export const meterAddress: Step = {
   name: "meter the client address",
@@ -35,29 +23,44 @@ export const meterAddress: Step = {
   },
 };
 
-export const authenticate: Step = {
-  name: "authenticate the bearer token",
-  raises: (endpoint) => (isBearer(endpoint) ? BEARER_FAILURES : []),
-  async run(exchange, next) {
-    if (!isBearer(exchange)) return next();
-    try {
-      exchange.principal = await authenticateBearer(exchange.request);
-    } catch (error) {
-      await meterAnonymousPartnerRequest(exchange.request, exchange.context);
-      throw error;
-    }
-    exchange.context.logFields.project_id = exchange.principal.projectId;
-    exchange.context.logFields.environment = exchange.principal.environment;
-    await next();
-  },
-};
+/**
+ * The caller of a kind that `from` names, authenticated; its tenant, if any, goes in the request's log line. A
+ * body the caller is named in is answered by its schema first when the caller is refused (`refusedBody`), so a
+ * malformed request hears what is malformed before whether its credential holds.
+ */
+export function authenticateFrom(from: "headers" | "body", name: string, refusedBody?: (exchange: Exchange) => void): Step {
+  return {
+    name,
+    raises: ({ config }) => (authKindOf(config.auth).authenticatedFrom === from ? authKindOf(config.auth).refusals : []),
+    async run(exchange, next) {
+      const kind = authKindOf(exchange.config.auth);
+      if (kind.authenticatedFrom !== from) return next();
+      try {
+        exchange.caller = await kind.authenticate(exchange);
+      } catch (error) {
+        refusedBody?.(exchange);
+        if (kind.meteredWhenRefused) await meterAddressRequest(kind.meteredWhenRefused, exchange.request, exchange.context);
+        throw error;
+      }
+      const tenant = tenantOf(exchange.caller);
+      if (tenant) {
+        exchange.context.logFields.project_id = tenant.projectId;
+        exchange.context.logFields.environment = tenant.environment;
+      }
+      await next();
+    },
+  };
+}
+
+export const authenticate = authenticateFrom("headers", "authenticate the caller");
 
 export const meterProject: Step = {
   name: "spend the project's bucket and hold a concurrency slot",
   raises: (endpoint) => (isBearer(endpoint) ? ["rate_limited"] : []),
   async run(exchange, next) {
-    if (!exchange.principal) return next();
-    const release = await meterPartnerRequest(exchange.principal, exchange.context, { streams: exchange.config.streams ?? false });
+    const principal = principalOf(exchange.caller);
+    if (!principal) return next();
+    const release = await meterPartnerRequest(principal, exchange.context, { streams: exchange.config.streams ?? false });
     try {
       await next();
     } catch (error) {
@@ -74,7 +77,8 @@ export const checkScope: Step = {
   raises: (endpoint) => (isBearer(endpoint) ? ["insufficient_scope"] : []),
   async run(exchange, next) {
     const bearer = bearerOf(exchange);
-    if (bearer && exchange.principal) assertScope(exchange.principal, bearer.scope);
+    const principal = principalOf(exchange.caller);
+    if (bearer && principal) assertScope(principal, bearer.scope);
     await next();
   },
 };
@@ -83,7 +87,8 @@ export const checkSandbox: Step = {
   name: "keep test helpers to the sandbox",
   raises: (endpoint) => (bearerOf(endpoint)?.sandboxOnly ? ["route_not_found"] : []),
   async run(exchange, next) {
-    if (bearerOf(exchange)?.sandboxOnly && exchange.principal) assertSandbox(exchange.principal);
+    const principal = principalOf(exchange.caller);
+    if (bearerOf(exchange)?.sandboxOnly && principal) assertSandbox(principal);
     await next();
   },
 };
@@ -93,7 +98,8 @@ export const checkCapability: Step = {
   raises: (endpoint) => (bearerOf(endpoint)?.capability ? ["capability_denied"] : []),
   async run(exchange, next) {
     const capability = bearerOf(exchange)?.capability;
-    if (capability && exchange.principal) await assertCapability(exchange.principal.projectId, capability);
+    const principal = principalOf(exchange.caller);
+    if (capability && principal) await assertCapability(principal.projectId, capability);
     await next();
   },
 };

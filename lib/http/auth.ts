@@ -1,5 +1,5 @@
-// The bearer steps of the partner ring: authenticate the access token, then check the route's scope and the
-// environment of the objects a request touches.
+// The bearer token's checks, which the steps run (auth-kinds.ts, admission.ts): authenticate the access token,
+// then check the route's scope, the sandbox, and the environment of the objects a request touches.
 import { SCOPE_SPELLINGS, type PartnerScope } from "../oauth/scopes";
 import { TokenRejectedError, verifyAccessToken } from "../oauth/access-tokens";
 import { isRevokedByProject, readProjectState } from "../projects/project-state";

@@ -12,8 +12,8 @@ import type { PartnerScope } from "../oauth/scopes";
 import type { ProjectCapability } from "../projects/capabilities";
 import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
-import type { BodyFormat } from "../wire/body";
-import type { Reply, ReplyStatus } from "../wire/reply";
+import type { BodyFormat } from "./body";
+import type { Reply, ReplyStatus } from "./reply";
 import type { RequestContext } from "../wire/request-context";
 
 export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -22,7 +22,8 @@ export type DeclarableMethod = Exclude<HttpMethod, "HEAD" | "OPTIONS">;
 
 /**
  * Who may call the endpoint, and how the caller proves it: one kind per kind of caller, so a new kind of caller
- * (a person's sign-in session, next) is a new member here, never a new flag beside the others.
+ * (a person's sign-in session, next) is a new member here and a new row of AUTH_KINDS (auth-kinds.ts), never a
+ * new flag beside the others.
  */
 export type EndpointAuth =
   /**
@@ -46,6 +47,11 @@ export type EndpointAuth =
    */
   | { kind: "publishable_key"; addressLimit?: RatePolicy }
   /**
+   * An operator of this process (lib/http/operator-access.ts): to anyone else the route does not exist (404
+   * `route_not_found`).
+   */
+  | { kind: "operator" }
+  /**
    * No credential. The ring decides the meter (the public ring's per-address window; none on the site and for
    * the partner ring's public OAuth keys), unless the endpoint has an `addressLimit` of its own, spent in place
    * of its ring's so the two never drain each other (PUBLIC_MCP_LIMIT).
@@ -57,10 +63,10 @@ type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 /** The handler's transaction: an idempotent endpoint's own kind, Prisma's by default; none otherwise. */
 type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> ? T : Prisma.TransactionClient) : undefined;
 
-/** What each kind of caller hands the handler: its tenant and token, its OAuth client, or its publishable key. */
+/** What each kind of caller hands the handler: its tenant, and its token, OAuth client or publishable key. */
 type CallerOf<A extends EndpointAuth> = {
-  /** The project and environment of a bearer-authenticated caller. */
-  tenant: A extends { kind: "bearer" } ? Tenant : undefined;
+  /** The project and environment the caller acts for: a bearer's, or a publishable key's. */
+  tenant: A extends { kind: "bearer" | "publishable_key" } ? Tenant : undefined;
   /** The caller's access token (whose scopes a server of tools reads). */
   token: A extends { kind: "bearer" } ? BearerToken : undefined;
   /** The OAuth client that authenticated. */
@@ -178,5 +184,5 @@ export function endpoint<
 
 /** The own per-address bucket of an endpoint whose caller has no credential of the request's to meter. */
 export function addressLimitOf(auth: EndpointAuth): RatePolicy | undefined {
-  return auth.kind === "none" || auth.kind === "publishable_key" ? auth.addressLimit : undefined;
+  return "addressLimit" in auth ? auth.addressLimit : undefined;
 }

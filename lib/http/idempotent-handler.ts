@@ -15,7 +15,8 @@ import {
   requestFingerprint,
 } from "../idempotency/idempotency";
 import { errorOutcome, noteErrorForLog } from "../wire/error-outcome";
-import type { Reply } from "../wire/reply";
+import type { Reply } from "./reply";
+import { principalOf } from "./auth-kinds";
 import type { Exchange, Step } from "./step";
 
 const IDEMPOTENCY_FAILURES: ErrorCode[] = ["idempotency_key_malformed", "idempotency_key_reused", "idempotency_key_in_progress"];
@@ -24,7 +25,8 @@ export const idempotency: Step = {
   name: "replay or claim the Idempotency-Key",
   raises: ({ config }) => (config.idempotent ? IDEMPOTENCY_FAILURES : []),
   async run(exchange, next) {
-    const { request, context, principal } = exchange;
+    const { request, context } = exchange;
+    const principal = principalOf(exchange.caller);
     // Keys are scoped to the caller's project and environment: a route without a bearer token has none.
     const key = exchange.config.idempotent && principal ? readIdempotencyKey(request) : null;
     if (key === null) return next();

@@ -1,12 +1,11 @@
-// The rate-limit steps (spec 8). Partner requests spend a token from their project's bucket (per environment,
+// The rate limits (spec 8) the steps spend. Partner requests spend a token from their project's bucket (per environment,
 // not per key) and take a concurrency slot before their body is parsed; a route's sub-limit is spent just
 // before its handler; requests without a valid token and the public ring are limited per client address.
 import { config } from "../env";
-import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, describePolicy, projectBucketPolicy, PUBLIC_LIMIT, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
-import type { PublishableKeyCaller } from "../keys/publishable";
-import type { AuthenticatedClient } from "../oauth/client-authentication";
+import { ANONYMOUS_PARTNER_LIMIT, describePolicy, projectBucketPolicy, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
 import { rateLimiter } from "../ratelimit/limiter";
 import type { Principal } from "./auth";
+import { subLimitKeyOf, type Caller } from "./auth-kinds";
 import { clientAddress } from "../wire/client-address";
 import { ApiError } from "../errors";
 import type { RequestContext } from "../wire/request-context";
@@ -49,29 +48,10 @@ export async function meterPartnerRequest(principal: Principal, context: Request
   return release;
 }
 
-/**
- * Who a sub-limit is spent by: the bearer's project, the authenticated OAuth client, the authenticated
- * publishable key, or the request's address.
- */
+/** Who a sub-limit is spent by: the authenticated caller, or the request's address. */
 export interface Metered {
-  principal: Principal | null;
-  client: AuthenticatedClient | null;
-  publishableKey?: PublishableKeyCaller | null;
+  caller: Caller | null;
   request: Request;
-}
-
-function subLimitKey(per: SubLimit["per"], { principal, client, publishableKey, request }: Metered): string {
-  if (per === "address") return clientAddress(request);
-  if (per === "publishable_key") {
-    if (!publishableKey) throw new Error("A per-key sub-limit needs an endpoint that authenticates a publishable key (authenticatesPublishableKey)");
-    return publishableKey.keyId;
-  }
-  if (per === "client") {
-    if (!client) throw new Error("A per-client sub-limit needs an endpoint that authenticates the client (authenticatesClient)");
-    return client.clientId;
-  }
-  if (!principal) throw new Error("A per-project sub-limit needs a bearer-authenticated route (a scope)");
-  return `${principal.projectId}:${principal.environment}`;
 }
 
 /**
@@ -80,19 +60,11 @@ function subLimitKey(per: SubLimit["per"], { principal, client, publishableKey, 
  * the project bucket, spent at admission, counts every request.
  */
 export async function meterSubLimit(limit: SubLimit | undefined, metered: Metered, context: RequestContext): Promise<void> {
-  if (limit) await enforceLimit(context, limit.policy, subLimitKey(limit.per, metered), limit.per === "client");
+  if (limit) await enforceLimit(context, limit.policy, subLimitKeyOf(limit.per, metered.caller, metered.request), limit.per === "client");
 }
 
 export function meterAnonymousPartnerRequest(request: Request, context: RequestContext): Promise<void> {
   return enforceLimit(context, ANONYMOUS_PARTNER_LIMIT, clientAddress(request));
-}
-
-export function meterClientAuthentication(request: Request, context: RequestContext): Promise<void> {
-  return enforceLimit(context, CLIENT_AUTHENTICATION_LIMIT, clientAddress(request));
-}
-
-export function meterPublicRequest(request: Request, context: RequestContext): Promise<void> {
-  return meterAddressRequest(PUBLIC_LIMIT, request, context);
 }
 
 /** A request metered per client address by `policy`: an endpoint's own bucket (`addressLimit`). */

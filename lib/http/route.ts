@@ -10,7 +10,8 @@ import { corsHeaders, preflightHeaders } from "../wire/cors";
 import { errorResponse } from "../wire/error-outcome";
 import type { RequestContext } from "../wire/request-context";
 import { addressLimitOf, HTTP_METHODS, type DeclarableMethod, type Endpoint, type HttpMethod } from "./endpoint";
-import { meterAddressRequest, meterAnonymousPartnerRequest, meterPublicRequest } from "./metering";
+import { AUTH_KINDS, authKindOf } from "./auth-kinds";
+import { meterAddressRequest, meterAnonymousPartnerRequest } from "./metering";
 import { finishRequest, startRequest } from "./request-edges";
 import { registerEndpoint } from "./route-registry";
 import type { Exchange, NextRouteContext } from "./step";
@@ -27,9 +28,7 @@ async function runEndpoint(ring: Ring, path: string, target: Endpoint, request: 
     request,
     routeContext,
     context,
-    principal: null,
-    client: null,
-    publishableKey: null,
+    caller: null,
     now: context.receivedAt,
     params: undefined,
     query: undefined,
@@ -37,7 +36,7 @@ async function runEndpoint(ring: Ring, path: string, target: Endpoint, request: 
     transaction: undefined,
   };
   await runSteps(exchange);
-  return finishWithCors(ring, request, exchange.response!, context, target.config.auth.kind === "publishable_key");
+  return finishWithCors(ring, request, exchange.response!, context, authKindOf(target.config.auth).anyOrigin);
 }
 
 function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext, anyOrigin = false): Response {
@@ -46,15 +45,18 @@ function finishWithCors(ring: Ring, request: Request, response: Response, contex
 }
 
 /**
- * What the types cannot say: a partner endpoint takes a bearer token, or is an OAuth endpoint (a client or no
- * credential); the public ring takes no credential; and only an idempotent endpoint stores replies, so only it
- * may name fields to withhold from them.
+ * What the types cannot say: each kind of caller belongs on some rings only (the public ring takes no
+ * credential); a sub-limit is spent per a key the endpoint's caller has; and only an idempotent endpoint stores
+ * replies, so only it may name fields to withhold from them.
  */
 function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
-  const { auth, secretFields, idempotent } = target.config;
+  const { auth, secretFields, idempotent, rateLimit } = target.config;
   if (!auth) throw new Error(`Endpoint "${key}" declares no auth`);
-  if (ring === "partner" && auth.kind === "publishable_key") throw new Error(`Partner endpoint "${key}" cannot take a publishable key`);
-  if (ring === "public" && auth.kind !== "none") throw new Error(`Endpoint "${key}" is on the public ring, which takes no credential: its auth is none`);
+  const kind = authKindOf(auth);
+  if (!kind.rings.includes(ring)) throw new Error(`Endpoint "${key}" is on the ${ring} ring, which takes no ${auth.kind} caller (only ${kind.rings.join(", ")})`);
+  if (rateLimit && rateLimit.per !== "address" && kind.subLimit?.per !== rateLimit.per) {
+    throw new Error(`Endpoint "${key}" spends a sub-limit per ${rateLimit.per}, which its ${auth.kind} caller does not have`);
+  }
   if (secretFields?.length && !idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
 }
 
@@ -63,11 +65,12 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
  * the route's own bucket when its endpoints have one.
  */
 function answerWith(ring: Ring, path: string | null, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
+  // The request presents no credential the route takes: it is metered as one without.
+  const addressPolicy = AUTH_KINDS.none.addressPolicy(ring, { kind: "none", addressLimit });
   return async (request) => {
     const context = startRequest(request, ring, path);
     try {
-      if (addressLimit) await meterAddressRequest(addressLimit, request, context);
-      else if (ring === "public") await meterPublicRequest(request, context);
+      if (addressPolicy) await meterAddressRequest(addressPolicy, request, context);
       if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
       throw error();
     } catch (thrown) {
@@ -91,7 +94,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
   const ownBucket = Object.values(endpoints)
     .map((target) => addressLimitOf(target.config.auth))
     .find(Boolean);
-  const anyOriginMethods = new Set(declared.filter((method) => endpoints[method]?.config.auth.kind === "publishable_key"));
+  const anyOriginMethods = new Set(declared.filter((method) => authKindOf(endpoints[method]!.config.auth).anyOrigin));
   const methodNotAllowed = answerWith(ring, path, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
@@ -122,5 +125,5 @@ export function unmatchedRoute(ring: Ring): RouteHandlers {
 
 // Route files take the builder's whole vocabulary from here.
 export { endpoint } from "./endpoint";
-export { created, ok, reply } from "../wire/reply";
+export { created, ok, reply } from "./reply";
 export type { BearerToken } from "../oauth/access-tokens";

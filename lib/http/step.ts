@@ -2,11 +2,9 @@
 // and calls the next step, and the error codes it can raise for an endpoint, which the API reference documents.
 import type { ErrorCode, Ring } from "../errors";
 import type { HeldClaim } from "../idempotency/idempotency";
-import type { PublishableKeyCaller } from "../keys/publishable";
-import type { AuthenticatedClient } from "../oauth/client-authentication";
-import type { Reply } from "../wire/reply";
+import type { Reply } from "./reply";
 import type { RequestContext } from "../wire/request-context";
-import type { Principal } from "./auth";
+import type { Caller } from "./auth-kinds";
 import type { DeclaredConfig } from "./endpoint";
 
 export type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -22,9 +20,8 @@ export interface Exchange extends DeclaredEndpoint {
   readonly request: Request;
   readonly routeContext: NextRouteContext;
   readonly context: RequestContext;
-  principal: Principal | null;
-  client: AuthenticatedClient | null;
-  publishableKey: PublishableKeyCaller | null;
+  /** Who calls, once a step has authenticated them; null for an endpoint without a credential. */
+  caller: Caller | null;
   /** The request's time on its tenant's clock, once the caller is known. */
   now: Date;
   params: unknown;

@@ -5,13 +5,14 @@
 import type { ErrorCode } from "../errors";
 import { runForProject } from "../pool-bulkhead";
 import { errorResponse } from "../wire/error-outcome";
-import { toResponse } from "../wire/reply";
+import { toResponse } from "./reply";
+import { principalOf, tenantOf } from "./auth-kinds";
 import { authenticate, checkCapability, checkSandbox, checkScope, meterAddress, meterProject } from "./admission";
-import { authenticateClient, authenticateKey, takeRequestTime } from "./callers";
+import { authenticateFromBody, takeRequestTime } from "./callers";
 import type { HandlerInput } from "./endpoint";
 import { idempotency, transaction } from "./idempotent-handler";
 import { meterSubLimit } from "./metering";
-import { parseBody, parseParams, parseQuery } from "./parsing";
+import { decodeBody, parseParams, parseQuery, validateBody } from "./parsing";
 import type { DeclaredEndpoint, Exchange, Step } from "./step";
 
 const mapErrors: Step = {
@@ -30,7 +31,10 @@ const mapErrors: Step = {
 const bulkhead: Step = {
   name: "enter the project's share of the pool",
   raises: () => [],
-  run: (exchange, next) => (exchange.principal ? runForProject(exchange.principal.projectId, next) : next()),
+  run: (exchange, next) => {
+    const principal = principalOf(exchange.caller);
+    return principal ? runForProject(principal.projectId, next) : next();
+  },
 };
 
 const respond: Step = {
@@ -64,15 +68,16 @@ const handle: Step = {
 };
 
 function handlerInputOf(exchange: Exchange): HandlerInput<unknown, unknown, unknown, unknown> {
-  const { principal, request, context, now, params, query, body, transaction } = exchange;
+  const { caller, request, context, now, params, query, body, transaction } = exchange;
+  const principal = principalOf(caller);
   return {
     request,
     context,
     now,
-    tenant: principal ? { projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays } : undefined,
+    tenant: tenantOf(caller),
     token: principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined,
-    client: exchange.client ?? undefined,
-    publishableKey: exchange.publishableKey ?? undefined,
+    client: caller?.kind === "client" ? caller.client : undefined,
+    publishableKey: caller?.kind === "publishable_key" ? caller.key : undefined,
     transaction,
     params,
     query,
@@ -84,16 +89,16 @@ export const STEPS: readonly Step[] = [
   mapErrors,
   meterAddress,
   authenticate,
-  takeRequestTime,
   meterProject,
   checkScope,
   checkSandbox,
   checkCapability,
   parseParams,
   parseQuery,
-  parseBody,
-  authenticateClient,
-  authenticateKey,
+  decodeBody,
+  authenticateFromBody,
+  takeRequestTime,
+  validateBody,
   bulkhead,
   respond,
   idempotency,

@@ -6,13 +6,14 @@
 // handler declares (`errors`). scripts/openapi.ts writes the documents; app/openapi serves them.
 import { z } from "zod";
 import { describeErrorCode, ERROR_CATALOGUE, type ErrorCode, type Ring } from "../errors";
+import { authKindOf } from "../http/auth-kinds";
 import { addressLimitOf } from "../http/endpoint";
 import { RING_BASE_PATHS } from "../http/rings";
 import type { RegisteredEndpoint } from "../http/route-registry";
 import { stepErrorCodes } from "../http/steps";
 import { GRANTABLE_SCOPES } from "../oauth/scopes";
 import { exampleOf } from "./examples";
-import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
+import { PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const DOCUMENT_VERSION = "1.0.0";
@@ -81,9 +82,7 @@ function limitsOf(ring: Ring, endpoint: RegisteredEndpoint): string[] {
   const lines: string[] = [];
   if (addressLimit) lines.push(`${describe(addressLimit)} per client address (this endpoint's own bucket, apart from the ring's).`);
   else if (ring === "public") lines.push(`${describe(PUBLIC_LIMIT)} per client address (the public ring's window).`);
-  if (auth.kind === "bearer") lines.push("Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).");
-  if (ring === "partner" && auth.kind === "none") lines.push(`${describe(ANONYMOUS_PARTNER_LIMIT)} per client address.`);
-  if (auth.kind === "client") lines.push(`${describe(CLIENT_AUTHENTICATION_LIMIT)} per client address, before the client authenticates.`);
+  lines.push(...authKindOf(auth).limits(ring, auth, describe));
   if (rateLimit) lines.push(`${describe(rateLimit.policy)} per ${rateLimit.per} (this endpoint's own limit).`);
   return lines;
 }
@@ -223,26 +222,13 @@ const COMMON_HEADERS = {
   "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
 };
 
-function securityOf({ config: { auth } }: RegisteredEndpoint): JsonSchema[] | undefined {
-  if (auth.kind === "bearer") return [{ partnerToken: [auth.scope] }];
-  if (auth.kind === "client") return [{ clientSecretBasic: [] }, {}];
-  return [];
-}
-
 function descriptionOf(ring: Ring, endpoint: RegisteredEndpoint): string {
   const { config } = endpoint;
   const { auth } = config;
   const parts: string[] = [];
   if (config.description) parts.push(config.description);
   const facts: string[] = [];
-  if (auth.kind === "bearer") facts.push(`**Scope:** \`${auth.scope}\`.`);
-  if (auth.kind === "bearer" && auth.capability) facts.push(`**Capability:** your project needs \`${auth.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`);
-  if (auth.kind === "client") facts.push("**Client authentication:** HTTP Basic with your client id and a secret key, or `client_id` and `client_secret` in the form.");
-  if (auth.kind === "publishable_key") {
-    facts.push("**Publishable key:** `publishable_key` in the body (`pk_sandbox_…` or `pk_live_…`); a secret key is refused.");
-    facts.push("**CORS:** any origin may call it from a browser (no credentials); the answer allows the caller's `Origin`.");
-  }
-  if (auth.kind === "bearer" && auth.sandboxOnly) facts.push("**Sandbox only:** with a live token this route does not exist (404 `route_not_found`).");
+  facts.push(...authKindOf(auth).facts(auth));
   if (config.idempotent) facts.push("**Idempotent:** send an `Idempotency-Key` to make a retry safe; the first reply is replayed for 24 hours.");
   if (config.streams) facts.push("**Streams:** the reply is a server-sent event stream that stays open.");
   const limits = limitsOf(ring, endpoint);
@@ -346,12 +332,10 @@ export function openApiDocument(ring: Ring, endpoints: RegisteredEndpoint[], ser
       parameters: parametersOf(endpoint, schemas),
       ...(requestBody ? { requestBody } : {}),
       responses: responsesOf(ring, endpoint, schemas),
-      security: securityOf(endpoint),
-      ...(auth.kind === "bearer" ? { "x-scope": auth.scope } : {}),
-      ...(auth.kind === "bearer" && auth.capability ? { "x-capability": auth.capability } : {}),
+      security: authKindOf(auth).security(auth),
+      ...authKindOf(auth).extensions(auth),
       ...(endpoint.config.rateLimit ? { "x-rate-limit": endpoint.config.rateLimit.policy } : {}),
       ...(endpoint.config.idempotent ? { "x-idempotent": true } : {}),
-      ...(auth.kind === "bearer" && auth.sandboxOnly ? { "x-sandbox-only": true } : {}),
     };
     const path = endpoint.path === "" ? "/" : endpoint.path;
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation };

@@ -4,8 +4,15 @@ import { isDatabaseUnavailable } from "../db";
 import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { ApiError, renderError, type ErrorFormat } from "../errors";
-import { ClientAbortedError } from "./body";
 import type { RequestContext } from "./request-context";
+
+/**
+ * The client went away before its body arrived (Node's `Error: aborted`). Nobody will read the answer, and it
+ * is no fault of ours: the request's last step logs it as such rather than as an error.
+ */
+export class ClientAbortedError extends Error {
+  override name = "ClientAbortedError";
+}
 
 const UNAVAILABLE_RETRY_AFTER_MS = 1_000;
 

@@ -1,10 +1,9 @@
 // GET /healthz/internal — this process's internals for operators: the rate limiter's store and its fallback,
 // and the open event streams with the reads they have made.
-// Its figures go only to operators (lib/http/operator-access.ts: in production the bearer of HEALTHZ_INTERNAL_TOKEN;
-// elsewhere also a request from this machine that no proxy forwarded); anyone else gets 404 route_not_found.
-import { ApiError } from "@/lib/errors";
+// Its figures go only to operators (auth operator, lib/http/operator-access.ts: in production the bearer of
+// HEALTHZ_INTERNAL_TOKEN; elsewhere also a request from this machine that no proxy forwarded); anyone else gets
+// 404 route_not_found.
 import { eventStreamActivity } from "@/lib/events/service";
-import { isOperatorRequest } from "@/lib/http/operator-access";
 import { defineRoute, endpoint, ok } from "@/lib/http/route";
 import { rateLimiter } from "@/lib/ratelimit/limiter";
 import { internalHealthSchema } from "@/lib/health/schemas";
@@ -16,10 +15,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
       "In production answers only `Authorization: Bearer <HEALTHZ_INTERNAL_TOKEN>`; elsewhere also a request from this machine that no proxy " +
       "forwarded. To anyone else the route does not exist.",
     responses: { 200: internalHealthSchema },
-    errors: ["route_not_found"],
-    auth: { kind: "none" },
-    handler: ({ request }) => {
-      if (!isOperatorRequest(request)) throw new ApiError("route_not_found");
+    auth: { kind: "operator" },
+    handler: () => {
       const { backend, reachable, fallbackCount } = rateLimiter().status();
       return ok({ ratelimit: { backend, reachable, fallback_count: fallbackCount }, event_streams: eventStreamActivity() }, { "Cache-Control": "no-store" });
     },

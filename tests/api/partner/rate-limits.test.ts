@@ -129,7 +129,7 @@ describe("sub-limits and concurrency", () => {
   it("limits POST /applications to 5 a second on top of the project bucket", async () => {
     freezeClock("2027-02-02T09:00:00.000Z");
     const caller = principal(`proj_sub_${Date.now()}`);
-    const metered = { principal: caller, client: null, request: new Request("http://localhost/partner/v1/applications", { method: "POST" }) };
+    const metered = { caller: { kind: "bearer" as const, principal: caller }, request: new Request("http://localhost/partner/v1/applications", { method: "POST" }) };
     for (let index = 0; index < 5; index += 1) {
       const admitted = context();
       await (await meterPartnerRequest(caller, admitted))();

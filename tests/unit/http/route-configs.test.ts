@@ -95,11 +95,21 @@ describe("defineRoute", () => {
   });
 
   it("refuses a publishable key on the partner ring", () => {
-    expect(() => defineRoute("partner", "/widget", { POST: endpoint({ auth: { kind: "publishable_key" }, handler: () => ok({}) }) })).toThrow('Partner endpoint "POST /widget" cannot take a publishable key');
+    expect(() => defineRoute("partner", "/widget", { POST: endpoint({ auth: { kind: "publishable_key" }, handler: () => ok({}) }) })).toThrow(
+      'Endpoint "POST /widget" is on the partner ring, which takes no publishable_key caller (only site)',
+    );
   });
 
   it("refuses a credential on the public ring, which takes none", () => {
-    expect(() => defineRoute("public", "/scoped", { GET: endpoint({ auth: { kind: "bearer", scope: "events:read" }, handler: () => ok({}) }) })).toThrow("its auth is none");
-    expect(() => defineRoute("public", "/client", { POST: endpoint({ auth: { kind: "client" }, handler: () => ok({}) }) })).toThrow("its auth is none");
+    expect(() => defineRoute("public", "/scoped", { GET: endpoint({ auth: { kind: "bearer", scope: "events:read" }, handler: () => ok({}) }) })).toThrow("on the public ring, which takes no bearer caller");
+    expect(() => defineRoute("public", "/client", { POST: endpoint({ auth: { kind: "client" }, handler: () => ok({}) }) })).toThrow("on the public ring, which takes no client caller");
+  });
+
+  it("refuses a sub-limit spent per a key the endpoint's caller does not have", () => {
+    const perClient = { policy: SUB_LIMITS.oauthToken.policy, per: "client" } as const;
+    expect(() => defineRoute("partner", "/per-client", { POST: endpoint({ auth: { kind: "bearer", scope: "apply:write" }, rateLimit: perClient, handler: () => ok({}) }) })).toThrow(
+      'Endpoint "POST /per-client" spends a sub-limit per client, which its bearer caller does not have',
+    );
+    expect(() => defineRoute("site", "/per-project", { POST: endpoint({ auth: { kind: "none" }, rateLimit: SUB_LIMITS.applicationsCreate, handler: () => ok({}) }) })).toThrow("per project");
   });
 });

@@ -7,21 +7,21 @@ import type { Exchange, Step } from "@/lib/http/step";
 import { SUB_LIMITS } from "@/lib/ratelimit/policies";
 
 describe("the steps", () => {
-  it("run in one fixed order: admission, then the input, then the caller the input names, then the handler", () => {
+  it("run in one fixed order: admission, then the input, the caller it names and the caller's time, then the body's validation and the handler", () => {
     expect(STEPS.map((step) => step.name)).toEqual([
       "map errors",
       "meter the client address",
-      "authenticate the bearer token",
-      "take the request's time on the caller's clock",
+      "authenticate the caller",
       "spend the project's bucket and hold a concurrency slot",
       "check the token's scope",
       "keep test helpers to the sandbox",
       "check the project's capability",
       "parse the path parameters",
       "parse the query",
-      "read and parse the body",
-      "authenticate the OAuth client",
-      "authenticate the publishable key",
+      "decode the body",
+      "authenticate the caller the body names",
+      "take the request's time on the caller's clock",
+      "validate the body",
       "enter the project's share of the pool",
       "render the reply",
       "replay or claim the Idempotency-Key",
@@ -29,6 +29,15 @@ describe("the steps", () => {
       "run the handler in one transaction",
       "handle",
     ]);
+  });
+
+  it("take the request's time once, after every step that learns who calls, and validate the body at that time", () => {
+    const names = STEPS.map((step) => step.name);
+    const time = names.indexOf("take the request's time on the caller's clock");
+    const authenticating = names.filter((name) => name.startsWith("authenticate"));
+    expect(authenticating).toHaveLength(2);
+    for (const name of authenticating) expect(names.indexOf(name), name).toBeLessThan(time);
+    expect(names.indexOf("validate the body")).toBeGreaterThan(time);
   });
 
   it("declare the codes an endpoint's guards imply, and nothing for guards it lacks", () => {

@@ -2,6 +2,7 @@
 // client's own hang-up (ClientAbortedError).
 import { ApiError } from "../errors";
 import type { Ring } from "../errors";
+import { ClientAbortedError } from "../wire/error-outcome";
 
 export type BodyFormat = "json" | "form";
 
@@ -13,14 +14,6 @@ const ACCEPTED_MEDIA_TYPES: Record<BodyFormat, (mediaType: string) => boolean> =
 function tooLarge(ring: Ring, limit: number): ApiError {
   const message = `The request body exceeds the ${limit}-byte limit.`;
   return new ApiError(ring === "public" ? "request_body_too_large" : "payload_too_large", { message });
-}
-
-/**
- * The client went away before its body arrived (Node's `Error: aborted`). Nobody will read the answer, and it
- * is no fault of ours: the request's last step logs it as such rather than as an error.
- */
-export class ClientAbortedError extends Error {
-  override name = "ClientAbortedError";
 }
 
 /** The next chunk of the body; a stream that fails here failed because the connection did. */

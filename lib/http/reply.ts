@@ -1,5 +1,5 @@
 // What a handler answers: a status, a body to render as JSON (or rendered already) and headers.
-import { RenderedJson } from "./rendered-json";
+import { RenderedJson } from "../wire/rendered-json";
 
 export interface Reply {
   status: number;
