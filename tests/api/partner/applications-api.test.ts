@@ -10,7 +10,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, type ErrorBody, expectJson as expectJsonBody } from "../../helpers/http";
 import { bearer, createTestProject, mintToken, type TokenOptions } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { eventually } from "../../helpers/eventually";
 
 type Json = Record<string, any>;
@@ -105,7 +105,7 @@ async function expectUnknownField(response: Response, field: string): Promise<vo
 
 /** Reads the application over HTTP until it reaches `status`, running its decisioning as the background driver would. */
 async function waitForStatus(partner: Partner, id: string, status: string): Promise<Json> {
-  return eventually(() => readApplication(partner, id), (application) => application.status === status, { drive: () => decideSubmittedApplication(id) });
+  return eventually(() => readApplication(partner, id), (application) => application.status === status, { drive: () => decideOnItsClock(id) });
 }
 
 const applicationCount = (projectId: string) => db().application.count({ where: { projectId } });

@@ -10,7 +10,7 @@ import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { submitApplication } from "@/lib/applications/service";
 import { lockApplication } from "@/lib/applications/transition";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -18,6 +18,7 @@ import { eventually } from "../../helpers/eventually";
 import { expectErrorPage, expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let server: AppServer;
 let tenant: Tenant;
@@ -45,7 +46,7 @@ const APPROVED = "12990042";
 
 async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string } = {}) {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
   });
   const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
@@ -90,7 +91,7 @@ async function eventTypes(applicationId: string): Promise<string[]> {
 /** Decisions the submitted application: the decisioning queued at submit may hold it, so until it is decided. */
 function decide(id: string) {
   return eventually(() => db().application.findUniqueOrThrow({ where: { id } }), (application) => Boolean(application.decisionId), {
-    drive: () => decideSubmittedApplication(id),
+    drive: () => decideOnItsClock(id),
   });
 }
 
@@ -261,7 +262,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, started.id))!;
       companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, queueDecisioning: false, transaction });
     });
     const response = await companyPost;
     expect(response.status).toBe(303);
@@ -280,7 +281,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, started.id))!;
       aboutYouPost = post(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, queueDecisioning: false, transaction });
     });
     const response = await aboutYouPost;
     expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);
