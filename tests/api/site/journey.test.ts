@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
-import { freezeClock, restoreClock } from "@/lib/clock";
+import { freezeClock, restoreClock, tickingClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { submitApplication } from "@/lib/applications/service";
 import { lockApplication } from "@/lib/applications/transition";
@@ -99,6 +99,28 @@ async function renderStep(token: string, step: string): Promise<string> {
   const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
   return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
 }
+
+describe("the time of a journey's request", () => {
+  it("is read once: the consents a step records and the submission it makes carry the same time, however the clock moves meanwhile", async () => {
+    const started = await newApplication(APPROVED);
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
+    expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
+    tickingClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 30)), 7);
+    expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+    freezeClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 59)));
+
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    const consents = await db().applicationConsent.findMany({ where: { applicationId: started.id } });
+    expect(consents).toHaveLength(3);
+    for (const consent of consents) expect(consent.grantedAt).toEqual(application.submittedAt);
+    expect(application.consentedAt).toEqual(application.submittedAt);
+    const events = await db().event.findMany({ where: { projectId: tenant.projectId, type: { in: ["consent.granted", "application.submitted"] } } });
+    const ofThisApplication = events.filter((event) => JSON.stringify(event.object).includes(started.id));
+    expect(ofThisApplication.map((event) => event.type).sort()).toEqual(["application.submitted", "consent.granted", "consent.granted", "consent.granted"]);
+    for (const event of ofThisApplication) expect(event.createdAt).toEqual(application.submittedAt);
+  });
+});
 
 describe("a whole journey", () => {
   it("goes from the company to a funded account, firing the same events as the white-label API", async () => {
