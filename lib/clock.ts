@@ -34,6 +34,20 @@ export function freezeClock(start: Date | string = new Date()): { advance(ms: nu
   };
 }
 
+/**
+ * Test control: the clock moves on `stepMs` every time it is read, from `start`, so time passes within a request
+ * as it does for real, and two reads of it never agree.
+ */
+export function tickingClock(start: Date | string, stepMs = 1): void {
+  let instant = new Date(start).getTime() - stepMs;
+  current = {
+    now: () => {
+      instant += stepMs;
+      return new Date(instant);
+    },
+  };
+}
+
 export function restoreClock(): void {
   current = systemClock;
 }

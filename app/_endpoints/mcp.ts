@@ -26,8 +26,8 @@ export const publicMcpEndpoint = endpoint({
 });
 
 /** The partner server's caller as plain data: the tenant the route authenticated, and what its token grants and names. */
-function partnerCaller({ tenant, token }: { tenant: Tenant; token: BearerToken }): PartnerCaller {
-  return { tenant, scopes: token.scopes, clientId: token.clientId, tokenId: token.tokenId };
+function partnerCaller({ tenant, now, token }: { tenant: Tenant; now: Date; token: BearerToken }): PartnerCaller {
+  return { tenant, now, scopes: token.scopes, clientId: token.clientId, tokenId: token.tokenId };
 }
 
 export const partnerMcpEndpoint = endpoint({
@@ -42,7 +42,7 @@ export const partnerMcpEndpoint = endpoint({
   errors: ["origin_not_allowed", "mcp_protocol_version_unsupported"],
   body: jsonRpcBodySchema,
   errorFormat: "json-rpc",
-  handler: ({ request, body, context, tenant, token }) => answerPartnerMcp({ request, body, context, caller: partnerCaller({ tenant, token }) }),
+  handler: ({ request, body, context, tenant, now, token }) => answerPartnerMcp({ request, body, context, caller: partnerCaller({ tenant, now, token }) }),
 });
 
 /** GET on the partner server at `path` (below the site's or the partner API's origin): the authenticated probe. */
@@ -55,7 +55,7 @@ export function partnerMcpProbeEndpoint(address: () => string) {
     errors: ["method_not_allowed"],
     handler: ({ request, tenant, token }) => {
       assertNotOpeningStream(request, "GET, HEAD, OPTIONS, POST");
-      return ok(partnerMcpProbe(address(), partnerCaller({ tenant, token })));
+      return ok(partnerMcpProbe(address(), { tenant, scopes: token.scopes }));
     },
   });
 }

@@ -1,19 +1,22 @@
 import { z } from "zod";
-import { agreeForbearance, describeAccount, writeOffAccount } from "../../lib/accounts/service";
+import { accountTenant, agreeForbearance, describeAccount, writeOffAccount } from "../../lib/accounts/service";
 import type { Tenant } from "../../lib/tenant";
+import { tenantNow } from "../../lib/tenant-clock";
 import { parseFlags, type Command } from "../cli-kit";
 
 type Described = NonNullable<Awaited<ReturnType<typeof describeAccount>>>;
 
-async function describeOrThrow(id: string): Promise<Described> {
-  const described = await describeAccount(id);
-  if (!described) throw new Error(`No such account: ${id}`);
-  return described;
+/** The account's own project and environment, and its time now: the operator acts for whichever tenant holds it. */
+async function accountClockOrThrow(id: string): Promise<{ tenant: Tenant; now: Date }> {
+  const tenant = await accountTenant(id);
+  if (!tenant) throw new Error(`No such account: ${id}`);
+  return { tenant, now: await tenantNow(tenant) };
 }
 
-/** The account's own project and environment: the operator acts for whichever tenant holds it. */
-function tenantOf({ project_id, account }: Described): Tenant {
-  return { projectId: project_id, environment: account.livemode ? "live" : "sandbox" };
+async function describeOrThrow(id: string, now: Date): Promise<Described> {
+  const described = await describeAccount(id, now);
+  if (!described) throw new Error(`No such account: ${id}`);
+  return described;
 }
 
 function describeText({ project_id, account, payments }: Described): string {
@@ -48,7 +51,9 @@ export const accountShow: Command = {
   positionals: 1,
   async run({ positionals, database, print }) {
     await database();
-    const described = await describeOrThrow(positionals[0]!);
+    const id = positionals[0]!;
+    const { now } = await accountClockOrThrow(id);
+    const described = await describeOrThrow(id, now);
     print(describeText(described), described);
   },
 };
@@ -70,8 +75,9 @@ export const accountForbear: Command = {
     const id = positionals[0]!;
     const { until } = parseFlags(forbearFlags, values);
     await database();
-    await agreeForbearance({ tenant: tenantOf(await describeOrThrow(id)), id, until });
-    const described = await describeOrThrow(id);
+    const { tenant, now } = await accountClockOrThrow(id);
+    await agreeForbearance({ tenant, now, id, until });
+    const described = await describeOrThrow(id, now);
     print(`Account ${id} is forborne until ${until}.`, described.account);
   },
 };
@@ -85,8 +91,9 @@ export const accountWriteOff: Command = {
   async run({ positionals, database, print }) {
     const id = positionals[0]!;
     await database();
-    await writeOffAccount({ tenant: tenantOf(await describeOrThrow(id)), id });
-    const described = await describeOrThrow(id);
+    const { tenant, now } = await accountClockOrThrow(id);
+    await writeOffAccount({ tenant, now, id });
+    const described = await describeOrThrow(id, now);
     print(`Account ${id} is written off and closed.`, described.account);
   },
 };

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { DECLINE_REASONS } from "../../lib/decisions/engine";
-import { lockDecision, releaseDecision, resolveReferral } from "../../lib/decisions/service";
+import { notFound } from "../../lib/errors";
+import { DecisionLockError, decisionTenant, lockDecision, releaseDecision, resolveReferral } from "../../lib/decisions/service";
+import { tenantNow } from "../../lib/tenant-clock";
 import { parseFlags, UsageError, type Command } from "../cli-kit";
+
+/** The time now on the clock of the decision's own project and environment: the operator acts for whichever holds it. */
+async function decisionNowOrThrow(id: string, missing: () => Error): Promise<Date> {
+  const tenant = await decisionTenant(id);
+  if (!tenant) throw missing();
+  return tenantNow(tenant);
+}
 
 const lockFlags = z.object({ by: z.string().trim().min(1, "must not be empty").default("operator") });
 
@@ -15,7 +24,7 @@ export const decisionLock: Command = {
     const id = positionals[0]!;
     const { by } = parseFlags(lockFlags, values);
     await database();
-    const decision = await lockDecision(id, by);
+    const decision = await lockDecision(id, by, await decisionNowOrThrow(id, () => new DecisionLockError(`No such decision: ${id}`)));
     print(`Decision ${id} is locked.`, decision);
   },
 };
@@ -53,7 +62,7 @@ export const decisionResolve: Command = {
     const flags = parseFlags(resolveFlags, values);
     if (flags.outcome === "approved" && flags.reason) throw new UsageError("--reason applies only to --outcome declined");
     await database();
-    const decision = await resolveReferral({ decisionId: id, ...flags });
+    const decision = await resolveReferral({ decisionId: id, now: await decisionNowOrThrow(id, () => notFound("decision", id)), ...flags });
     print(`Decision ${id} is now ${decision.outcome} (version ${decision.version}).`, decision);
   },
 };

@@ -1,8 +1,17 @@
 import { z } from "zod";
 import { type PaymentObject } from "../../lib/payments/serialize";
 import { PAYMENT_FAILURE_CODES } from "../../lib/payments/schemas";
-import { recordBankAnswer } from "../../lib/accounts/payment-settlement";
+import { paymentTenant, recordBankAnswer } from "../../lib/accounts/payment-settlement";
+import { notFound } from "../../lib/errors";
+import { tenantNow } from "../../lib/tenant-clock";
 import { parseFlags, type Command } from "../cli-kit";
+
+/** The time now on the clock of the payment's own project and environment: the operator answers for whichever holds it. */
+async function paymentNowOrThrow(id: string): Promise<Date> {
+  const tenant = await paymentTenant(id);
+  if (!tenant) throw notFound("payment", id);
+  return tenantNow(tenant);
+}
 
 function summary(payment: PaymentObject): string {
   return `${payment.type} of ${payment.amount_pence} pence${payment.account_id ? ` on ${payment.account_id}` : ""}, ${payment.livemode ? "live" : "sandbox"}`;
@@ -16,7 +25,8 @@ export const paymentSettle: Command = {
   positionals: 1,
   async run({ positionals, database, print }) {
     await database();
-    const payment = await recordBankAnswer({ id: positionals[0]!, answer: { outcome: "settled" } });
+    const id = positionals[0]!;
+    const payment = await recordBankAnswer({ id, now: await paymentNowOrThrow(id), answer: { outcome: "settled" } });
     print(`Payment ${payment.id} is settled (${summary(payment)}).`, payment);
   },
 };
@@ -34,7 +44,8 @@ export const paymentFail: Command = {
   async run({ positionals, values, database, print }) {
     const flags = parseFlags(failFlags, values);
     await database();
-    const payment = await recordBankAnswer({ id: positionals[0]!, answer: { outcome: "failed", failureCode: flags["failure-code"] } });
+    const id = positionals[0]!;
+    const payment = await recordBankAnswer({ id, now: await paymentNowOrThrow(id), answer: { outcome: "failed", failureCode: flags["failure-code"] } });
     print(`Payment ${payment.id} failed ${payment.failure_code} (${summary(payment)}).`, payment);
   },
 };

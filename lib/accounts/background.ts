@@ -2,7 +2,16 @@
 // today, collected in order (servicing.ts). A run that finds nothing due does nothing, so the local driver's
 // hourly sweep only catches up after a restart.
 import type { RowSweep } from "../background-operation";
-import { collectDuePayments, countAccountsDue, findAccountsDue, serviceAccount } from "./servicing";
+import { tenantNow } from "../tenant-clock";
+import { accountTenant } from "./service";
+import { collectDuePayments, countAccountsDue, findAccountsDue, serviceAccount, type ServicingResult } from "./servicing";
+
+/** One account's collections up to today on its project's clock, read once here for the whole run. */
+export async function serviceOnItsClock(id: string): Promise<ServicingResult> {
+  const tenant = await accountTenant(id);
+  if (!tenant) return "nothing_due";
+  return serviceAccount(id, await tenantNow(tenant));
+}
 
 export const collectPayments: RowSweep = {
   kind: "rows",
@@ -13,7 +22,7 @@ export const collectPayments: RowSweep = {
   batch: 100,
   steps: { find: "find-accounts-due", each: "collect" },
   find: (limit) => findAccountsDue(limit),
-  run: async (id) => (await serviceAccount(id)) === "collected",
+  run: async (id) => (await serviceOnItsClock(id)) === "collected",
   counts: "collected",
   countDue: countAccountsDue,
   concurrency: 1,

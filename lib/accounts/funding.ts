@@ -15,7 +15,6 @@ import { offerEventObject } from "../decisions/serialize";
 import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { utcDate } from "./calendar";
 import { periodEnd } from "./interest";
 import { renderAccount, settleAccountPayment } from "./ledger";
@@ -70,6 +69,8 @@ async function openAccount(transaction: Prisma.TransactionClient, application: A
 
 export interface FundApplicationOptions {
   tenant: Tenant;
+  /** The time on the tenant's clock the acceptance, the account and its disbursement carry. */
+  now: Date;
   applicationId: string;
   /** The name the borrower typed to sign the offer (the hosted journey, the white-label accept); none from the test helper. */
   signatoryName?: string;
@@ -90,7 +91,7 @@ export async function fundApplication(options: FundApplicationOptions) {
     if (application.status === "approved" && (!decision || decision.outcome !== "approved")) {
       throw new ApiError("conflict", { message: "The application has no approved offer to accept." });
     }
-    const now = await tenantNow(application);
+    const { now } = options;
     if (decision && application.status === "approved") {
       decision = await transaction.decision.update({ where: { id: decision.id }, data: { acceptedAt: now, signatoryName: options.signatoryName ?? null } });
     }

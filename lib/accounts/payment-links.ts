@@ -29,13 +29,12 @@ const OPEN_STATUSES = new Set(["performing", "in_arrears", "forborne"]);
  * above its payoff today. No open-banking provider is connected to
  * live yet, so a live link is 503 `service_unavailable`.
  */
-export async function createPaymentLink({ tenant, input, transaction }: { tenant: Tenant; input: CreatePaymentLinkInput; transaction: Prisma.TransactionClient }) {
+export async function createPaymentLink({ tenant, now, input, transaction }: { tenant: Tenant; now: Date; input: CreatePaymentLinkInput; transaction: Prisma.TransactionClient }) {
   const found = await transaction.account.findFirst({ where: { id: input.account_id, projectId: tenant.projectId }, include: { instalments: true } });
   const account = tenantObjectOrThrow(tenant, found, () => notFound("account", input.account_id));
   if (!OPEN_STATUSES.has(account.status)) {
     throw new ApiError("conflict", { message: `An account that is ${account.status} takes no payments: nothing is owed on it.` });
   }
-  const now = await tenantNow(tenant);
   const payoff = balanceAsOf(account, account.instalments, utcDate(now)).payoff_pence;
   if (input.amount_pence > payoff) {
     throw new ApiError("validation_failed", {
@@ -149,9 +148,12 @@ export async function answerAtSandboxBank(options: { linkToken: string; formToke
     const payment = await transaction.payment.findUnique({ where: { linkToken: options.linkToken } });
     if (!payment || !payment.formToken || payment.environment !== "sandbox") throw notFound("payment link");
     if (!sameToken(payment.formToken, options.formToken)) throw new ApiError("csrf_token_invalid");
-    if (payment.status !== "provisioned" || !payment.expiresAt || (await tenantNow(payment)).getTime() >= payment.expiresAt.getTime()) return;
+    if (payment.status !== "provisioned" || !payment.expiresAt) return;
+    // The link's token names its tenant only once the payment is read: the one read of the time for this answer.
+    const now = await tenantNow(payment);
+    if (now.getTime() >= payment.expiresAt.getTime()) return;
     try {
-      await answerPayment(transaction, payment, options.decision === "approve" ? { outcome: "settled" } : { outcome: "failed", failureCode: "bank_rejected" });
+      await answerPayment(transaction, payment, options.decision === "approve" ? { outcome: "settled" } : { outcome: "failed", failureCode: "bank_rejected" }, now);
     } catch (error) {
       // Another request answered it first (two clicks at once): that answer stands.
       if (!(error instanceof ApiError && error.code === "conflict")) throw error;

@@ -3,7 +3,6 @@
 // here. One transaction locks the account, then the payment (the order every mover takes), moves the payment
 // through its state machine and, for a payment on an account, posts the ledger and the balance with it
 // (lib/accounts/ledger.ts).
-import { tenantNow } from "../tenant-clock";
 import { db } from "../db";
 import { notFound } from "../errors";
 import type { Payment, Prisma } from "../generated/prisma/client";
@@ -23,12 +22,11 @@ export type BankAnswer = { outcome: "settled" } | { outcome: "failed"; failureCo
  * Settles or fails a `provisioned` or `pending` payment in `transaction` (a provisioned link is paid into
  * first: `pending`, then `settled`). Any other status is 409 `conflict`.
  */
-export async function answerPayment(transaction: Prisma.TransactionClient, found: Payment, answer: BankAnswer): Promise<Payment> {
+export async function answerPayment(transaction: Prisma.TransactionClient, found: Payment, answer: BankAnswer, now: Date): Promise<Payment> {
   const account = found.accountId ? await lockAccount(transaction, found.accountId) : null;
   let payment = (await lockPayment(transaction, found.id))!;
   // Checked before the account is touched: a provisioned link is paid into (`submit`) before it settles.
   assertMove(PAYMENT_LIFECYCLE, payment.status, answer.outcome === "failed" ? "fail" : payment.status === "provisioned" ? "submit" : "settle");
-  const now = await tenantNow(payment);
   const asOf = utcDate(now);
   if (answer.outcome === "failed") {
     if (account) return (await failAccountPayment(transaction, account, payment, { now, asOf, failureCode: answer.failureCode })).payment;
@@ -39,16 +37,21 @@ export async function answerPayment(transaction: Prisma.TransactionClient, found
   return transitionPayment(transaction, payment, "settle", { now });
 }
 
+/** The project and environment of a payment, or null for an unknown id: whose clock the operator's answer reads. */
+export async function paymentTenant(id: string): Promise<Tenant | null> {
+  return db().payment.findUnique({ where: { id }, select: { projectId: true, environment: true } });
+}
+
 /**
  * Records a bank's answer on one payment, in its own transaction: the caller's (a tenant's, under the one
  * tenancy rule of lib/tenant.ts) or, without a tenant, any payment (the operator's CLI).
  */
-export async function recordBankAnswer(options: { id: string; tenant?: Tenant; answer: BankAnswer }) {
+export async function recordBankAnswer(options: { id: string; now: Date; tenant?: Tenant; answer: BankAnswer }) {
   return db().$transaction(async (transaction) => {
     const { tenant } = options;
     const found = await transaction.payment.findFirst({ where: { id: options.id, ...(tenant ? { projectId: tenant.projectId } : {}) } });
     const payment = tenant ? tenantObjectOrThrow(tenant, found, () => notFound("payment", options.id)) : found;
     if (!payment) throw notFound("payment", options.id);
-    return serializePayment(await answerPayment(transaction, payment, options.answer));
+    return serializePayment(await answerPayment(transaction, payment, options.answer, options.now));
   });
 }

@@ -12,7 +12,6 @@ import { Prisma, type Account, type AccountProduct, type AccountStatus, type Ins
 import { paginate, renderListEnvelope, type PageRequest } from "../wire/pagination";
 import { RenderedJson } from "../wire/rendered-json";
 import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
@@ -71,9 +70,9 @@ const readRenderedAccount = batchedRead<{ tenant: Tenant; id: string }, Rendered
 );
 
 /** The account object, rendered by PostgreSQL but for the balance (accountJsonSql). */
-export async function retrieveAccount({ tenant, id }: { tenant: Tenant; id: string }): Promise<RenderedJson> {
+export async function retrieveAccount({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }): Promise<RenderedJson> {
   const row = tenantObjectOrThrow(tenant, await readRenderedAccount({ tenant, id }), () => notFound("account", id));
-  const balance = balanceWithArrears(row, row.arrears, utcDate(await tenantNow(tenant)));
+  const balance = balanceWithArrears(row, row.arrears, utcDate(now));
   return new RenderedJson(joinAccountJson(row.head, balance, row.tail));
 }
 

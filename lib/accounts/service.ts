@@ -11,7 +11,6 @@ import { createPayment } from "../payments/create";
 import { disbursementOutcome } from "../payments/rails";
 import { serializePayment } from "../payments/serialize";
 import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { accruedTo, balanceAsOf } from "./allocation";
 import { utcDate } from "./calendar";
 import { endForbearanceNow } from "./forbearance";
@@ -21,32 +20,35 @@ import { availablePence, serializeAccount } from "./serialize";
 import { ACCOUNT_LIFECYCLE } from "./state-machine";
 import { lockAccount, transitionAccount } from "./transition";
 
-/** Today on the tenant's clock, as servicing counts days. */
-export async function tenantToday(tenant: Tenant): Promise<string> {
-  return utcDate(await tenantNow(tenant));
+/** The project and environment of an account, or null for an unknown id: whose clock background work and the operator read. */
+export async function accountTenant(id: string): Promise<Tenant | null> {
+  return db().account.findUnique({ where: { id }, select: { projectId: true, environment: true } });
 }
 
-/** An account as an operator sees it (the CLI's `account show`): its project, the account object and its latest payments. */
-export async function describeAccount(id: string) {
+/**
+ * An account as an operator sees it (the CLI's `account show`) at `now` on its project's clock: its project, the
+ * account object and its latest payments.
+ */
+export async function describeAccount(id: string, now: Date) {
   const account = await db().account.findUnique({ where: { id }, include: { instalments: true, payments: { orderBy: { id: "desc" }, take: 10 } } });
   if (!account) return null;
-  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, await tenantToday(account)), payments: account.payments.map(serializePayment) };
+  return { project_id: account.projectId, account: serializeAccount(account, account.instalments, utcDate(now)), payments: account.payments.map(serializePayment) };
 }
 
-export async function retrieveBalance({ tenant, id }: { tenant: Tenant; id: string }) {
+export async function retrieveBalance({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
   const found = await db().account.findFirst({ where: { id, projectId: tenant.projectId }, include: { instalments: true } });
   const account = tenantObjectOrThrow(tenant, found, () => notFound("account", id));
-  return balanceAsOf(account, account.instalments, await tenantToday(tenant));
+  return balanceAsOf(account, account.instalments, utcDate(now));
 }
 
-export async function listAccounts(options: { tenant: Tenant; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
+export async function listAccounts(options: { tenant: Tenant; now: Date; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
   const { tenant, query } = options;
   const where: Prisma.AccountWhereInput = {
     ...tenantWhere(tenant),
     ...(query.status ? { status: query.status } : {}),
     ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
   };
-  const asOf = await tenantToday(tenant);
+  const asOf = utcDate(options.now);
   return paginate({
     kind: "account",
     page: query satisfies PageRequest,
@@ -64,7 +66,7 @@ export async function listAccounts(options: { tenant: Tenant; query: z.output<ty
  * the moment of the drawdown. 409 `conflict` for a term loan or a facility that is not performing; 422
  * `validation_failed` on `amount_pence` above what is available.
  */
-export async function drawDown({ tenant, id, input, transaction }: { tenant: Tenant; id: string; input: DrawdownInput; transaction: Prisma.TransactionClient }) {
+export async function drawDown({ tenant, now, id, input, transaction }: { tenant: Tenant; now: Date; id: string; input: DrawdownInput; transaction: Prisma.TransactionClient }) {
   const found = await transaction.account.findFirst({ where: { id, projectId: tenant.projectId }, select: { projectId: true, environment: true } });
   tenantObjectOrThrow(tenant, found, () => notFound("account", id));
   const locked = (await lockAccount(transaction, id))!;
@@ -80,7 +82,6 @@ export async function drawDown({ tenant, id, input, transaction }: { tenant: Ten
       detail: [{ field: "amount_pence", reason: "exceeds_available", message: `At most ${available} pence is available to draw.` }],
     });
   }
-  const now = await tenantNow(tenant);
   const asOf = utcDate(now);
   const accrued = accruedTo(locked, asOf);
   let account = await transaction.account.update({
@@ -106,10 +107,9 @@ export async function drawDown({ tenant, id, input, transaction }: { tenant: Ten
  * Repays the account in full today: a collection of the payoff, settled at once in the sandbox, which
  * settles the account. What a payment link for the payoff will do when it is paid (lib/payments).
  */
-export async function settleEarly({ tenant, id }: { tenant: Tenant; id: string }) {
+export async function settleEarly({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
   return db().$transaction(async (transaction) => {
     const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => notFound("account", id));
-    const now = await tenantNow(account);
     const asOf = utcDate(now);
     const payoff = balanceAsOf(account, await instalmentsOf(transaction, id), asOf).payoff_pence;
     if (payoff === 0 || account.status === "settled" || account.status === "closed") {
@@ -128,8 +128,8 @@ export async function settleEarly({ tenant, id }: { tenant: Tenant; id: string }
  * A hardship arrangement agreed with the borrower: the account becomes `forborne`, until `until` (YYYY-MM-DD,
  * after today: the servicing run ends it that day) or, without one, until ended by hand.
  */
-export async function agreeForbearance({ tenant, id, until }: { tenant: Tenant; id: string; until?: string }) {
-  return moveAccount(tenant, id, async (transaction, account, now, asOf) => {
+export async function agreeForbearance({ tenant, now, id, until }: { tenant: Tenant; now: Date; id: string; until?: string }) {
+  return moveAccount(tenant, now, id, async (transaction, account, now, asOf) => {
     if (until !== undefined && until <= asOf) {
       const message = `An arrangement ends after today (${asOf}).`;
       throw new ApiError("validation_failed", { message, detail: [{ field: "until", reason: "not_in_future", message }] });
@@ -139,16 +139,16 @@ export async function agreeForbearance({ tenant, id, until }: { tenant: Tenant; 
 }
 
 /** The arrangement ends: back to `performing`, and on to `in_arrears` at once if arrears remain. */
-export async function endForbearance({ tenant, id }: { tenant: Tenant; id: string }) {
-  return moveAccount(tenant, id, async (transaction, account, now, asOf) => endForbearanceNow(transaction, account, { now, asOf }));
+export async function endForbearance({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
+  return moveAccount(tenant, now, id, async (transaction, account, now, asOf) => endForbearanceNow(transaction, account, { now, asOf }));
 }
 
 /**
  * Writes the account off: what is owed leaves the balance through an `adjustment` on the ledger (positive,
  * like money received), and the account is `closed`.
  */
-export async function writeOffAccount({ tenant, id }: { tenant: Tenant; id: string }) {
-  return moveAccount(tenant, id, async (transaction, account, now, asOf) => {
+export async function writeOffAccount({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
+  return moveAccount(tenant, now, id, async (transaction, account, now, asOf) => {
     assertMove(ACCOUNT_LIFECYCLE, account.status, "write_off");
     const payoff = balanceAsOf(account, [], asOf).payoff_pence;
     if (payoff > 0) await postLedgerTransaction(transaction, { accountId: id, type: "adjustment", amountPence: payoff, paymentId: null, postedAt: now });
@@ -162,12 +162,12 @@ export async function writeOffAccount({ tenant, id }: { tenant: Tenant; id: stri
 
 async function moveAccount(
   tenant: Tenant,
+  now: Date,
   id: string,
   move: (transaction: Prisma.TransactionClient, account: Account, now: Date, asOf: string) => Promise<Account>,
 ): Promise<Account> {
   return db().$transaction(async (transaction) => {
     const account = tenantObjectOrThrow(tenant, await lockAccount(transaction, id), () => notFound("account", id));
-    const now = await tenantNow(account);
     return move(transaction, account, now, utcDate(now));
   });
 }

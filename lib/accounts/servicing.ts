@@ -11,7 +11,6 @@ import { db } from "../db";
 import { collectionOutcome } from "../payments/rails";
 import { createPayment } from "../payments/create";
 import { tenantWhere, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { planCollection } from "./allocation";
 import { utcDate } from "./calendar";
 import { periodContaining, periodEnd } from "./interest";
@@ -118,15 +117,15 @@ async function collectDueDates(transaction: Prisma.TransactionClient, locked: Ac
 }
 
 /**
- * Collects every due date of one account up to today on its project's clock, in its own transaction.
- * Idempotent: a due date is collected once (the account's `next_due_on` moves past it in the same transaction),
- * and an account another worker holds is skipped as busy.
+ * Collects every due date of one account up to the day of `now` (its project's time, which the caller takes), in
+ * its own transaction. Idempotent: a due date is collected once (the account's `next_due_on` moves past it in the
+ * same transaction), and an account another worker holds is skipped as busy.
  */
-export async function serviceAccount(id: string): Promise<ServicingResult> {
+export async function serviceAccount(id: string, now: Date): Promise<ServicingResult> {
   return db().$transaction(async (transaction) => {
     const account = await lockAccount(transaction, id, { skipLocked: true });
     if (!account) return "busy";
-    return collectDueDates(transaction, account, await tenantNow(account));
+    return collectDueDates(transaction, account, now);
   });
 }
 
@@ -134,8 +133,8 @@ export async function serviceAccount(id: string): Promise<ServicingResult> {
  * Everything due today on the tenant's clock: what a test calls after moving the clock on. Returns how many
  * accounts had a due date collected.
  */
-export async function runDueServicing(options: { tenant: Tenant; batch?: number }): Promise<{ serviced: number }> {
-  const asOf = utcDate(await tenantNow(options.tenant));
+export async function runDueServicing(options: { tenant: Tenant; now: Date; batch?: number }): Promise<{ serviced: number }> {
+  const asOf = utcDate(options.now);
   let serviced = 0;
   const seen = new Set<string>();
   for (;;) {
@@ -145,7 +144,7 @@ export async function runDueServicing(options: { tenant: Tenant; batch?: number 
     // Accounts whose due dates pass with nothing owed are found again only until next_due_on moves past asOf.
     for (const id of ids) {
       seen.add(id);
-      if ((await serviceAccount(id)) === "collected") serviced += 1;
+      if ((await serviceAccount(id, options.now)) === "collected") serviced += 1;
     }
   }
 }

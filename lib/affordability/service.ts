@@ -8,7 +8,6 @@ import { ApiError } from "../errors";
 import type { AffordabilityRecord, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { openBankingProviderFor } from "./choose-provider";
 import type { OpenBankingProvider } from "./provider";
 import type { RecordAffordabilityInput } from "./schemas";
@@ -16,6 +15,8 @@ import { serializeAffordability, type AffordabilityObject } from "./serialize";
 
 export interface RecordAffordabilityOptions {
   tenant: Tenant;
+  /** The request's time on the tenant's clock, which the record and its event carry. */
+  now: Date;
   applicationId: string;
   /** Validated input: the partner's twelve months, or a `source` to read them from. */
   input: RecordAffordabilityInput;
@@ -36,7 +37,7 @@ function providerFor(tenant: Tenant): OpenBankingProvider {
  * Records the company's twelve months of turnover. The application must be the tenant's (404 `not_found`; the
  * other environment's: 401 `environment_mismatch`) and `created` (409 `conflict`).
  */
-export async function recordAffordability({ tenant, applicationId, input, transaction }: RecordAffordabilityOptions): Promise<AffordabilityObject> {
+export async function recordAffordability({ tenant, now, applicationId, input, transaction }: RecordAffordabilityOptions): Promise<AffordabilityObject> {
   const provider = input.source ? providerFor(tenant) : null;
   return inTransaction(transaction ?? db(), async (transaction) => {
     const application = await lockOwnApplicationOrThrow(transaction, tenant, applicationId);
@@ -54,7 +55,7 @@ export async function recordAffordability({ tenant, applicationId, input, transa
         applicationId,
         source: provider?.name ?? "partner",
         monthlyTurnoverPence,
-        recordedAt: await tenantNow(tenant),
+        recordedAt: now,
       },
     });
     return serializeAffordability(record, application);

@@ -11,7 +11,6 @@ import { recordEvents } from "../events/events";
 import type { Application, ApplicationConsent, Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { CONSENT_TYPES, REQUIRED_CONSENTS, type ConsentType } from "./catalogue";
 import type { ConsentInput } from "./schemas";
 import { serializeApplicationConsents, serializeConsent, type ApplicationConsentsObject } from "./serialize";
@@ -19,6 +18,8 @@ import { type ConsentSource } from "./schemas";
 
 export interface RecordConsentsOptions {
   tenant: Tenant;
+  /** The request's time on the tenant's clock, which the record and its event carry. */
+  now: Date;
   applicationId: string;
   /** Validated input: known types and versions, each type once. */
   consents: readonly ConsentInput[];
@@ -32,7 +33,7 @@ export interface RecordConsentsOptions {
  * tenant's (404 `not_found`; the other environment's: 401 `environment_mismatch`) and `created` (409 `conflict`).
  */
 export async function recordConsents(options: RecordConsentsOptions): Promise<ApplicationConsentsObject> {
-  const { tenant, applicationId, consents, source } = options;
+  const { tenant, now, applicationId, consents, source } = options;
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     // Locked, so a submit waits for the consents being recorded, and two recordings of one consent make one row.
     const application = await lockOwnApplicationOrThrow(transaction, tenant, applicationId);
@@ -41,7 +42,6 @@ export async function recordConsents(options: RecordConsentsOptions): Promise<Ap
         message: `Application ${applicationId} is ${application.status}: consents are recorded while an application is created, before it is submitted.`,
       });
     }
-    const now = await tenantNow(tenant);
     const granted: ApplicationConsent[] = [];
     for (const { type, text_version } of consents) {
       const existing = await transaction.applicationConsent.findUnique({

@@ -14,6 +14,8 @@ import { APPLICATION_LIFECYCLE } from "./state-machine";
 
 interface ApplicantAction {
   tenant: Tenant;
+  /** The request's time on the tenant's clock. */
+  now: Date;
   id: string;
   /** The caller's transaction, for the action to commit with its other writes. */
   transaction?: Prisma.TransactionClient;
@@ -36,14 +38,14 @@ function consentRequired(id: string, missing: readonly ConsentType[]): ApiError 
  * missing: 422 `consent_required`, one detail item per consent.
  */
 export async function submitCompletedApplication(options: ApplicantAction & { declaredAnnualTurnoverPence?: number }) {
-  const { tenant, id, declaredAnnualTurnoverPence } = options;
+  const { tenant, now, id, declaredAnnualTurnoverPence } = options;
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     // Locked, so no consent is recorded between the gate and the move.
     const application = await lockOwnApplicationOrThrow(transaction, tenant, id);
     assertMove(APPLICATION_LIFECYCLE, application.status, "submit");
     const missing = await missingConsents(id, transaction);
     if (missing.length > 0) throw consentRequired(id, missing);
-    return submitApplication({ tenant, id, declaredAnnualTurnoverPence, transaction });
+    return submitApplication({ tenant, now, id, declaredAnnualTurnoverPence, transaction });
   });
 }
 
@@ -53,10 +55,10 @@ export async function submitCompletedApplication(options: ApplicantAction & { de
  * 404 `not_found`. Not `approved`: 409 `conflict`.
  */
 export async function acceptOffer(options: ApplicantAction & { signatoryName: string }) {
-  const { tenant, id, signatoryName } = options;
+  const { tenant, now, id, signatoryName } = options;
   return inTransaction(options.transaction ?? db(), async (transaction) => {
     const application = await lockOwnApplicationOrThrow(transaction, tenant, id);
     assertMove(APPLICATION_LIFECYCLE, application.status, "fund");
-    return (await fundApplication({ tenant, applicationId: id, signatoryName, transaction })).application;
+    return (await fundApplication({ tenant, now, applicationId: id, signatoryName, transaction })).application;
   });
 }

@@ -13,7 +13,6 @@ import { RegistryBudgetSpentError, RegistryUnavailableError } from "../registry/
 import { companyRegistry } from "../registry/registry";
 import type { CompanyLookupFailure, RegistryCaller } from "../registry/types";
 import type { Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { WEBHOOK_ENDPOINTS_PER_PROJECT } from "../webhooks/schemas";
 import { inBatchedTransaction, type Statements } from "./batched-transaction";
 import type { CreateApplicationInput } from "./schemas";
@@ -149,17 +148,17 @@ export async function openApplication(statements: Statements, data: NewApplicati
  */
 export async function createApplication(options: {
   tenant: Tenant;
+  /** The request's time on the tenant's clock: the application, its expiry and its event all carry it. */
+  now: Date;
   input: CreateApplicationInput;
   transaction?: Statements;
   embeddingOrigin?: string;
   registryCaller?: RegistryCaller;
 }) {
-  const { tenant, input } = options;
+  const { tenant, now, input } = options;
   assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
   const lookup = await lookUpCompany(input.business.company_number, tenant.environment, options.registryCaller ?? "partner");
   if (!lookup.found) throw companyNumberRejected(lookup.reason);
-  // The request's tenant carries its test clock's offset from admission: no read here.
-  const now = await tenantNow(tenant);
   const open = (statements: Statements) =>
     openApplication(
       statements,

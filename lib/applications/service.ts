@@ -7,9 +7,13 @@ import { Prisma, type Application } from "../generated/prisma/client";
 import { ApiError, notFound } from "../errors";
 import { serializeDecision } from "../decisions/serialize";
 import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { lockApplication, transitionApplication } from "./transition";
 import { serializeApplication } from "./serialize";
+
+/** The project and environment of an application, or null for an unknown id: whose clock background work reads. */
+export async function applicationTenant(id: string): Promise<Tenant | null> {
+  return db().application.findUnique({ where: { id }, select: { projectId: true, environment: true } });
+}
 
 /** The caller's application: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnApplicationOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()): Promise<Application> {
@@ -25,12 +29,11 @@ export async function lockOwnApplicationOrThrow(transaction: Prisma.TransactionC
  * Withdraws before funding (spec 3.1). Already withdrawn: returned unchanged, no event. Funded or expired:
  * 409 `conflict`. Concurrent withdraws queue on the row lock, so exactly one moves it and writes the event.
  */
-export async function withdrawApplication({ tenant, id, reason }: { tenant: Tenant; id: string; reason?: string }) {
+export async function withdrawApplication({ tenant, now, id, reason }: { tenant: Tenant; now: Date; id: string; reason?: string }) {
   await getOwnApplicationOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const application = (await lockApplication(transaction, id))!;
     if (application.status === "withdrawn") return serializeApplication(application);
-    const now = await tenantNow(tenant);
     const withdrawn = await transitionApplication(transaction, application, "withdraw", {
       now,
       changes: { withdrawnAt: now, withdrawalReason: reason ?? null },
@@ -41,6 +44,8 @@ export async function withdrawApplication({ tenant, id, reason }: { tenant: Tena
 
 export interface SubmitApplicationOptions {
   tenant: Tenant;
+  /** The time on the tenant's clock the submission and its consent carry. */
+  now: Date;
   id: string;
   declaredAnnualTurnoverPence?: number;
   /** False: decisioning is left to the caller (the seed decides its applications itself). */
@@ -58,7 +63,7 @@ export async function submitApplication(options: SubmitApplicationOptions) {
   const submitted = await inTransaction(options.transaction ?? db(), async (transaction) => {
     const locked = await lockApplication(transaction, options.id);
     const application = tenantObjectOrThrow(options.tenant, locked, () => notFound("application", options.id));
-    const now = await tenantNow(application);
+    const { now } = options;
     const moved = await transitionApplication(transaction, application, "submit", {
       now,
       changes: {
@@ -74,19 +79,20 @@ export async function submitApplication(options: SubmitApplicationOptions) {
 }
 
 /**
- * The expiry operation the background drivers call: a `created` application past `expires_at` on its project's
- * clock (lib/tenant-clock.ts) becomes `expired`. Idempotent, and a row another worker holds is skipped.
- * `force` expires it now (test helper). A sandbox clock's advance passes its own transaction and moment (`at`).
+ * The expiry operation the background drivers call: a `created` application past `expires_at` at `now` (its
+ * project's time, lib/tenant-clock.ts, which the caller takes) becomes `expired`. Idempotent, and a row another
+ * worker holds is skipped. `force` expires it now (test helper). A sandbox clock's advance passes its own
+ * transaction, and its step's `to` as `now`.
  */
 export async function expireApplication(
   id: string,
-  options: { force?: boolean; at?: Date; transaction?: Prisma.TransactionClient } = {},
+  options: { now: Date; force?: boolean; transaction?: Prisma.TransactionClient },
 ): Promise<Application | null> {
   const expire = async (transaction: Prisma.TransactionClient) => {
     // An advance waits for a row the sweep holds: everything due by its new time must have run when it answers.
     const application = await lockApplication(transaction, id, { skipLocked: !options.transaction });
     if (!application) return null;
-    const now = options.at ?? (await tenantNow(application));
+    const { now } = options;
     if (!options.force && (application.status !== "created" || application.expiresAt > now)) return null;
     return transitionApplication(transaction, application, "expire", { now, changes: options.force ? { expiresAt: now } : {} });
   };
@@ -94,9 +100,9 @@ export async function expireApplication(
 }
 
 /** The test helper's expiry: 404 for an unknown id, 409 unless the application is `created`. */
-export async function expireApplicationNow({ tenant, id }: { tenant: Tenant; id: string }) {
+export async function expireApplicationNow({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
   tenantObjectOrThrow(tenant, await db().application.findFirst({ where: { id, projectId: tenant.projectId } }), () => notFound("application", id));
-  const expired = await expireApplication(id, { force: true });
+  const expired = await expireApplication(id, { now, force: true });
   if (!expired) throw new ApiError("conflict", { message: "The application is busy; retry." });
   return serializeApplication(expired);
 }
@@ -141,7 +147,7 @@ export async function expireDueApplications(options: { transaction: Prisma.Trans
     orderBy: { id: "asc" },
     take: limit,
   });
-  for (const { id } of due) await expireApplication(id, { at: to, transaction });
+  for (const { id } of due) await expireApplication(id, { now: to, transaction });
   return due.map((row) => row.id);
 }
 

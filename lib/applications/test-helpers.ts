@@ -9,25 +9,27 @@ import { expireApplicationNow, getOwnApplicationOrThrow, submitApplication } fro
 
 interface OwnApplication {
   tenant: Tenant;
+  /** The request's time on the tenant's clock. */
+  now: Date;
   id: string;
 }
 
-export async function submitAsApplicant({ tenant, id, declaredAnnualTurnoverPence }: OwnApplication & { declaredAnnualTurnoverPence?: number }) {
+export async function submitAsApplicant({ tenant, now, id, declaredAnnualTurnoverPence }: OwnApplication & { declaredAnnualTurnoverPence?: number }) {
   await getOwnApplicationOrThrow(tenant, id);
-  return submitApplication({ tenant, id, declaredAnnualTurnoverPence });
+  return submitApplication({ tenant, now, id, declaredAnnualTurnoverPence });
 }
 
-export async function expireNow({ tenant, id }: OwnApplication) {
+export async function expireNow({ tenant, now, id }: OwnApplication) {
   await getOwnApplicationOrThrow(tenant, id);
-  return expireApplicationNow({ tenant, id });
+  return expireApplicationNow({ tenant, now, id });
 }
 
-export async function acceptOfferAndFund({ tenant, id }: OwnApplication) {
+export async function acceptOfferAndFund({ tenant, now, id }: OwnApplication) {
   await getOwnApplicationOrThrow(tenant, id);
-  return (await fundApplication({ tenant, applicationId: id })).application;
+  return (await fundApplication({ tenant, now, applicationId: id })).application;
 }
 
-export async function resolveReferralAsUnderwriter(options: { tenant: Tenant; decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason }) {
+export async function resolveReferralAsUnderwriter(options: { tenant: Tenant; now: Date; decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason }) {
   const { tenant, ...resolution } = options;
   await getOwnDecisionOrThrow(tenant, resolution.decisionId);
   return resolveReferral({ tenant, ...resolution });

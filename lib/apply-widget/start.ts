@@ -29,11 +29,11 @@ function embeddingOriginOf(origin: string | null, environment: Tenant["environme
   return url.origin;
 }
 
-export async function startWidgetApplication(options: { tenant: Tenant; input: StartWidgetApplicationInput; origin: string | null }) {
-  const { tenant, input } = options;
+export async function startWidgetApplication(options: { tenant: Tenant; now: Date; input: StartWidgetApplicationInput; origin: string | null }) {
+  const { tenant, now, input } = options;
   const embeddingOrigin = embeddingOriginOf(options.origin, tenant.environment);
   // Its company lookup spends the widget starts' share of the registry's budget, never the partners' reserve.
-  const application = await createApplication({ tenant, input, embeddingOrigin, registryCaller: "widget" });
+  const application = await createApplication({ tenant, now, input, embeddingOrigin, registryCaller: "widget" });
   return {
     id: application.id,
     object: "application_handoff" as const,

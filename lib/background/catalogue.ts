@@ -6,8 +6,7 @@ import { collectPayments } from "../accounts/background";
 import { expireApplications } from "../applications/background";
 import { eraseDuePersonalData } from "../applications/personal-data";
 import type { BackgroundOperation, DueWork, Pass, RowSweep } from "../background-operation";
-import { sweepDecisioning } from "../decisions/background";
-import { decideSubmittedApplication } from "../decisions/service";
+import { decideOnItsClock, sweepDecisioning } from "../decisions/background";
 import { pruneExpiredEnquiries } from "../enquiries/service";
 import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
@@ -76,5 +75,5 @@ export const BACKGROUND_OPERATIONS: readonly BackgroundOperation[] = [...ROW_SWE
 
 export const BACKGROUND_CATALOGUE: BackgroundCatalogue = {
   operations: BACKGROUND_OPERATIONS,
-  decideApplication: decideSubmittedApplication,
+  decideApplication: decideOnItsClock,
 };

@@ -5,7 +5,6 @@ import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "../applications/
 import { lockApplication, transitionApplication } from "../applications/transition";
 import { db, type DatabaseClient } from "../db";
 import { tenantObjectOrThrow, type Tenant } from "../tenant";
-import { tenantNow } from "../tenant-clock";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { canMove } from "../lifecycle";
@@ -105,12 +104,11 @@ export type DecisioningResult = "decided" | "nothing_to_do" | "busy";
  * Idempotent: an application that is not waiting for a decision is left alone, and one that another worker
  * holds is skipped (`FOR UPDATE SKIP LOCKED`), so running it twice, or in two processes, changes nothing.
  */
-export async function decideSubmittedApplication(applicationId: string): Promise<DecisioningResult> {
+export async function decideSubmittedApplication(applicationId: string, now: Date): Promise<DecisioningResult> {
   return db().$transaction(async (transaction) => {
     let application = await lockApplication(transaction, applicationId, { skipLocked: true });
     if (!application) return (await db().application.count({ where: { id: applicationId } })) === 0 ? "nothing_to_do" : "busy";
     const existing = await transaction.decision.findUnique({ where: { applicationId } });
-    const now = await tenantNow(application);
     if (application.status === "submitted") {
       application = await transitionApplication(transaction, application, "start_review", { now });
     } else if (application.status !== "in_review" || existing) {
@@ -140,6 +138,11 @@ export async function countApplicationsAwaitingDecision(): Promise<number> {
   return db().application.count({ where: { OR: [{ status: "submitted" }, { status: "in_review", decision: { is: null } }] } });
 }
 
+/** The project and environment of a decision, or null for an unknown id: whose clock an operator's move reads. */
+export async function decisionTenant(id: string): Promise<Tenant | null> {
+  return db().decision.findUnique({ where: { id }, select: { projectId: true, environment: true } });
+}
+
 export async function getOwnDecisionOrThrow(tenant: Tenant, id: string, database: DatabaseClient = db()) {
   const decision = await database.decision.findFirst({ where: { id, projectId: tenant.projectId }, include: { application: true } });
   return tenantObjectOrThrow(tenant, decision, () => notFound("decision", id));
@@ -158,7 +161,7 @@ function assertUnlocked(decision: Decision): void {
  * Re-runs the engine on the application's current data. The decision keeps its id and gains a version; each
  * version fires `decision.completed`, so the event history holds every outcome.
  */
-export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: string }) {
+export async function refreshDecision({ tenant, now, id }: { tenant: Tenant; now: Date; id: string }) {
   const { applicationId } = await getOwnDecisionOrThrow(tenant, id);
   return db().$transaction(async (transaction) => {
     const application = (await lockApplication(transaction, applicationId))!;
@@ -168,7 +171,6 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
     if (!canMove(APPLICATION_LIFECYCLE, application.status, "approve")) {
       throw new ApiError("conflict", { message: `The application is ${application.status}; its decision can no longer be refreshed.` });
     }
-    const now = await tenantNow(tenant);
     const outcome = runDecisionEngine(await engineInput(transaction, application, now));
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: application.environment, now });
     return serializeDecision(result.decision, result.application);
@@ -179,9 +181,9 @@ export async function refreshDecision({ tenant, id }: { tenant: Tenant; id: stri
  * An underwriter's (or the sandbox test helper's) answer to a referred decision: the helper's is limited to its
  * tenant's decisions; an underwriter (the CLI) acts for whichever tenant holds it.
  */
-export async function resolveReferral(options: { decisionId: string; outcome: "approved" | "declined"; reason?: DeclineReason; tenant?: Tenant }) {
+export async function resolveReferral(options: { decisionId: string; now: Date; outcome: "approved" | "declined"; reason?: DeclineReason; tenant?: Tenant }) {
   return db().$transaction(async (transaction) => {
-    const { tenant, decisionId } = options;
+    const { tenant, decisionId, now } = options;
     const missing = () => notFound("decision", decisionId);
     const found = await transaction.decision.findFirst({ where: { id: decisionId, ...(tenant ? { projectId: tenant.projectId } : {}) } });
     const decision = tenant ? tenantObjectOrThrow(tenant, found, missing) : found;
@@ -192,7 +194,6 @@ export async function resolveReferral(options: { decisionId: string; outcome: "a
     if (current.outcome !== "referred" || application.status !== "in_review") {
       throw new ApiError("conflict", { message: `Decision ${current.id} is ${current.outcome}, not referred; only a referral can be resolved.` });
     }
-    const now = await tenantNow(application);
     const outcome = manualDecision(await engineInput(transaction, application, now), options.outcome, options.reason);
     const result = await recordDecision(transaction, application, outcome, { existing: current, decidedBy: "manual", now });
     return serializeDecision(result.decision, result.application);
@@ -204,12 +205,12 @@ export class DecisionLockError extends Error {
 }
 
 /** Locks a declined decision against change (spec 2.3). Operator action, from the CLI. */
-export async function lockDecision(id: string, lockedBy: string) {
+export async function lockDecision(id: string, lockedBy: string, now: Date) {
   const decision = await db().decision.findUnique({ where: { id }, include: { application: true } });
   if (!decision) throw new DecisionLockError(`No such decision: ${id}`);
   if (decision.outcome !== "declined") throw new DecisionLockError(`Only a declined decision can be locked; ${id} is ${decision.outcome}`);
   if (decision.lockedAt) return serializeDecision(decision, decision.application);
-  const locked = await db().decision.update({ where: { id }, data: { lockedAt: await tenantNow(decision), lockedBy } });
+  const locked = await db().decision.update({ where: { id }, data: { lockedAt: now, lockedBy } });
   return serializeDecision(locked, decision.application);
 }
 

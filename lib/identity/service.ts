@@ -9,7 +9,6 @@
 import type { ApplicationStatus } from "../applications/schemas";
 import { lockApplication } from "../applications/transition";
 import { clock } from "../clock";
-import { tenantNow } from "../tenant-clock";
 import { db, transact, type DatabaseClient } from "../db";
 import type { DeferredTransaction } from "../deferred-transaction";
 import { ApiError, notFound } from "../errors";
@@ -53,6 +52,8 @@ const CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface RunIdentityCheckOptions {
   tenant: Tenant;
+  /** The request's time on the tenant's clock, which the record and its event carry. */
+  now: Date;
   applicationId: string;
   people: readonly IdentityPerson[];
   /**
@@ -94,7 +95,7 @@ function assertCheckable(
  * the check written, the application's state checked again under its lock.
  */
 export async function runIdentityCheck(options: RunIdentityCheckOptions): Promise<VerificationObject> {
-  const { tenant, applicationId, people, transaction: deferred, checkableStatuses = IDENTITY_CHECKABLE_STATUSES } = options;
+  const { tenant, now, applicationId, people, transaction: deferred, checkableStatuses = IDENTITY_CHECKABLE_STATUSES } = options;
   const select = { id: true, projectId: true, environment: true, status: true, companyNumber: true, reference: true } as const;
   const application = assertCheckable(tenant, applicationId, await db().application.findUnique({ where: { id: applicationId }, select }), checkableStatuses);
   const provider = identityProviderFor(tenant.environment);
@@ -124,7 +125,6 @@ export async function runIdentityCheck(options: RunIdentityCheckOptions): Promis
   const transaction = await deferred.open();
   // Decided or closed while the provider answered: the check would change nothing (409, as before the call).
   assertCheckable(tenant, applicationId, await lockApplication(transaction, applicationId), checkableStatuses);
-  const now = await tenantNow(tenant);
   const check = await transaction.identityCheck.create({
     data: {
       id,

@@ -53,6 +53,11 @@ export interface Journey {
   decision: Decision | null;
   journey: ApplicationJourney;
   tenant: Tenant;
+  /**
+   * The request's time on the tenant's clock, read once as the journey opens (a handoff token names its tenant
+   * only once its application is read): every step's answer and the page's view of it use this one time.
+   */
+  now: Date;
   /** Where the application stands; `expired` also once its `expires_at` has passed, before the sweep moves it. */
   current: JourneyStep | ClosedState;
   identityStatus: string | null;
@@ -88,6 +93,7 @@ export async function openJourney(token: string, options: { callerState?: string
     decision: application.decision,
     journey,
     tenant,
+    now,
     current: lapsed
       ? "expired"
       : currentStep({ status: application.status, companyConfirmed: journey.companyConfirmedAt !== null, identityChecked: identity !== null, bankConnected: affordability !== null }),
@@ -237,7 +243,7 @@ type Answer = (journey: Journey, form: Record<string, string>) => Promise<Journe
 const ANSWERS: Record<FormStep | "offer", Answer> = {
   async company(journey, form) {
     const answer = parseOrRefuse(companyForm, form);
-    const now = await tenantNow(journey.tenant);
+    const { now } = journey;
     await transact(async (transaction) => {
       const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
       await amendApplication(
@@ -252,7 +258,7 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
   },
 
   async "about-you"(journey, form) {
-    const now = await tenantNow(journey.tenant);
+    const { now } = journey;
     // Every row is read before refusing, so the page shows every message at once.
     const errors: Record<string, string> = {};
     const read = <T>(schema: z.ZodType<T>): T | null => {
@@ -279,7 +285,7 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       await withDeferredTransaction(async (deferred) => {
         const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
         // Only while the application is being filled in: its answers, the people decisioning weighs, stay as submitted.
-        await runIdentityCheck({ tenant: journey.tenant, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
+        await runIdentityCheck({ tenant: journey.tenant, now, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
         const transaction = await deferred.open();
         await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
       });
@@ -293,7 +299,7 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
   async bank(journey, form) {
     if (form.action !== "connect") throw new StepRefused({ form: "Choose your bank to connect it." });
     try {
-      await recordAffordability({ tenant: journey.tenant, applicationId: journey.application.id, input: { source: "sandbox_bank" } });
+      await recordAffordability({ tenant: journey.tenant, now: journey.now, applicationId: journey.application.id, input: { source: "sandbox_bank" } });
     } catch (error) {
       if (error instanceof ApiError && error.code === "validation_failed") throw new StepRefused({ form: "Connecting a bank is not available here yet. Please contact the company that sent you this link." });
       throw error;
@@ -305,17 +311,17 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
     const given = CONSENT_TYPES.filter((type) => form[`consent_${type}`] === "yes");
     const missing = CONSENT_TYPES.filter((type) => !given.includes(type));
     const consents = given.map((type) => ({ type, text_version: currentConsentText(type).version }));
-    if (consents.length > 0) await recordConsents({ tenant: journey.tenant, applicationId: journey.application.id, consents, source: "hosted" });
+    if (consents.length > 0) await recordConsents({ tenant: journey.tenant, now: journey.now, applicationId: journey.application.id, consents, source: "hosted" });
     if (missing.length > 0) {
       throw new StepRefused(Object.fromEntries(missing.map((type) => [`consent_${type}`, `Tick this box to agree: ${currentConsentText(type).label.replace(/^I agree/, "you agree")}.`])));
     }
-    await submitCompletedApplication({ tenant: journey.tenant, id: journey.application.id, declaredAnnualTurnoverPence: journey.application.declaredAnnualTurnoverPence === null ? undefined : Number(journey.application.declaredAnnualTurnoverPence) });
+    await submitCompletedApplication({ tenant: journey.tenant, now: journey.now, id: journey.application.id, declaredAnnualTurnoverPence: journey.application.declaredAnnualTurnoverPence === null ? undefined : Number(journey.application.declaredAnnualTurnoverPence) });
     return "waiting";
   },
 
   async offer(journey, form) {
     const signatory = parseOrRefuse(z.object({ signatory_name: nameForSignature }), form);
-    await acceptOffer({ tenant: journey.tenant, id: journey.application.id, signatoryName: signatory.signatory_name });
+    await acceptOffer({ tenant: journey.tenant, now: journey.now, id: journey.application.id, signatoryName: signatory.signatory_name });
     return "done";
   },
 };

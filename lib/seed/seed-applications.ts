@@ -7,6 +7,7 @@ import { fundApplication } from "../accounts/funding";
 import { decideSubmittedApplication } from "../decisions/service";
 import type { Database } from "../db";
 import type { Tenant } from "../tenant";
+import { tenantNow } from "../tenant-clock";
 
 interface DemoApplication {
   companyNumber: string;
@@ -30,9 +31,12 @@ const DEMO_APPLICATIONS: DemoApplication[] = [
 export async function seedDemoApplications(database: Database, project: { id: string; clientId: string }): Promise<number> {
   if ((await database.application.count({ where: { projectId: project.id, environment: "sandbox" } })) > 0) return 0;
   const tenant: Tenant = { projectId: project.id, environment: "sandbox" };
+  // The seed is a unit of work of its own (the CLI's `seed`, the dev server's start): one time for all its moves.
+  const now = await tenantNow(tenant);
   for (const demo of DEMO_APPLICATIONS) {
     const application = await createApplication({
       tenant,
+      now,
       input: {
         business: { company_number: demo.companyNumber },
         amount_pence: demo.amountPence,
@@ -45,12 +49,12 @@ export async function seedDemoApplications(database: Database, project: { id: st
     });
     if (demo.journey === "created") continue;
     if (demo.journey === "withdrawn") {
-      await withdrawApplication({ tenant, id: application.id, reason: "Applied elsewhere" });
+      await withdrawApplication({ tenant, now, id: application.id, reason: "Applied elsewhere" });
       continue;
     }
-    await submitApplication({ tenant, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });
-    await decideSubmittedApplication(application.id);
-    if (demo.journey === "funded") await fundApplication({ tenant, applicationId: application.id });
+    await submitApplication({ tenant, now, id: application.id, declaredAnnualTurnoverPence: demo.amountPence * 10, queueDecisioning: false });
+    await decideSubmittedApplication(application.id, now);
+    if (demo.journey === "funded") await fundApplication({ tenant, now, applicationId: application.id });
   }
   return DEMO_APPLICATIONS.length;
 }

@@ -8,6 +8,7 @@ import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../database/accounts/helpers";
 import { runCli } from "../helpers/cli";
 import { createTestProject } from "../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const cli = (...args: string[]) => runCli({}, ...args);
 
@@ -16,7 +17,7 @@ async function sandboxTenant(): Promise<Tenant> {
 }
 
 async function link(tenant: Tenant, accountId: string, amountPence: number) {
-  return db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: accountId, amount_pence: amountPence }, transaction }));
+  return db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: accountId, amount_pence: amountPence }, transaction }));
 }
 
 function tomorrow(): string {

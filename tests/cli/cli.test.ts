@@ -8,13 +8,14 @@ import { createApplication } from "@/lib/applications/create";
 import { submitApplication } from "@/lib/applications/service";
 import { demoPublishableKey } from "@/lib/apply-widget/demo";
 import { db } from "@/lib/db";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { hashSecret } from "@/lib/keys/secrets";
 import { DEFAULT_SCOPES } from "@/lib/oauth/scopes";
 import type { Tenant } from "@/lib/tenant";
 import { runCli } from "../helpers/cli";
 import { createTestProject } from "../helpers/partner";
 import { eventually } from "../helpers/eventually";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const CREDENTIALS_FILE = path.join(ROOT, ".data", `cli-test-credentials-${process.pid}.json`);
@@ -103,16 +104,16 @@ describe("applications and decisions", () => {
   async function decidedApplication(companyNumber: string) {
     const tenant: Tenant = { projectId: (await createTestProject()).project_id, environment: "sandbox" };
     const created = await createApplication({
-      tenant,
+      tenant, now: await tenantNow(tenant),
       input: { business: { company_number: companyNumber }, amount_pence: 5_000_000, term_months: 24, applicant: { email: "director@example.co.uk" } },
     });
-    await submitApplication({ tenant, id: created.id });
+    await submitApplication({ tenant, now: await tenantNow(tenant), id: created.id });
     // submitApplication also hands the application to this process's background driver, which may hold the
     // row when we ask: "busy" means it is deciding, so wait for its commit rather than reading too early.
     return eventually(
       () => db().application.findUniqueOrThrow({ where: { id: created.id }, include: { decision: true } }),
       (application) => application.decision !== null,
-      { drive: () => decideSubmittedApplication(created.id) },
+      { drive: () => decideOnItsClock(created.id) },
     );
   }
 

@@ -12,10 +12,12 @@ import { InngestTestEngine } from "@inngest/test";
 import type { EventPayload } from "inngest";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
-import { countExpiredApplications, expireApplication, findExpiredApplications, submitApplication } from "@/lib/applications/service";
+import { countExpiredApplications, findExpiredApplications, submitApplication } from "@/lib/applications/service";
+import { expireOnItsClock } from "@/lib/applications/background";
 import { freezeClock, manualTimers, restoreTimers } from "@/lib/clock";
 import { db, transact } from "@/lib/db";
-import { decideSubmittedApplication, findApplicationsAwaitingDecision } from "@/lib/decisions/service";
+import { findApplicationsAwaitingDecision } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import type { ApplicationStatus } from "@/lib/applications/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { newId } from "@/lib/ids";
@@ -29,6 +31,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { cronFunctions, decideApplication } from "@/inngest/functions";
 import { createTestProject } from "../helpers/partner";
 import { eventually } from "../helpers/eventually";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const DAY_MS = 86_400_000;
 const EXPIRY_MS = 14 * DAY_MS;
@@ -61,7 +64,7 @@ function tenantOf(credentials: ProjectCredentials): Tenant {
 /** A new sandbox application (`created`) for £50,000 over 24 months; returns its id. */
 async function newApplication(companyNumber = "12345678"): Promise<string> {
   const application = await createApplication({
-    tenant: tenantOf(project),
+    tenant: tenantOf(project), now: await tenantNow(tenantOf(project)),
     input: {
       business: { company_number: companyNumber },
       amount_pence: 5_000_000,
@@ -115,12 +118,12 @@ async function waitForStatus(id: string, status: ApplicationStatus): Promise<voi
   await eventually(() => statusOf(id), (current) => current === status, { timeoutMs: 2_000 });
 }
 
-describe("decideSubmittedApplication", () => {
+describe("decideOnItsClock", () => {
   it("decides a submitted sandbox application: approved, one decision, and decision.completed", async () => {
     const id = await newSubmittedApplication();
     expect(await findApplicationsAwaitingDecision(EVERYTHING)).toContain(id);
 
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
 
     expect(await statusOf(id)).toBe("approved");
     const decisions = await decisionsOf(id);
@@ -141,10 +144,10 @@ describe("decideSubmittedApplication", () => {
 
   it("does nothing the second time: no new decision version and no new events", async () => {
     const id = await newSubmittedApplication();
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
     const [first] = await decisionsOf(id);
 
-    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+    expect(await decideOnItsClock(id)).toBe("nothing_to_do");
 
     expect(await decisionsOf(id)).toEqual([first]);
     expect(first!.version).toBe(1);
@@ -153,13 +156,13 @@ describe("decideSubmittedApplication", () => {
   });
 
   it("has nothing to do for an unknown application id", async () => {
-    expect(await decideSubmittedApplication("app_00000000000000000000000000")).toBe("nothing_to_do");
+    expect(await decideOnItsClock("app_00000000000000000000000000")).toBe("nothing_to_do");
   });
 
   it("leaves an application the applicant has not submitted alone", async () => {
     const id = await newApplication();
 
-    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+    expect(await decideOnItsClock(id)).toBe("nothing_to_do");
 
     expect(await statusOf(id)).toBe("created");
     expect(await decisionsOf(id)).toEqual([]);
@@ -171,7 +174,7 @@ describe("decideSubmittedApplication", () => {
     await placeIn(id, "in_review");
     expect(await findApplicationsAwaitingDecision(EVERYTHING)).toContain(id);
 
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
 
     expect(await statusOf(id)).toBe("approved");
     expect((await decisionsOf(id)).map((decision) => [decision.outcome, decision.version])).toEqual([["approved", 1]]);
@@ -181,7 +184,7 @@ describe("decideSubmittedApplication", () => {
   it("declines by the sandbox rule (suffix 0001) and moves the application to declined", async () => {
     const id = await newSubmittedApplication("12340001");
 
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
 
     expect(await statusOf(id)).toBe("declined");
     expect(await decisionsOf(id)).toMatchObject([{ outcome: "declined", reasons: ["adverse_credit"], approvedAmountPence: 0, version: 1 }]);
@@ -191,7 +194,7 @@ describe("decideSubmittedApplication", () => {
   it("keeps a referred application (suffix 0006) in_review with a referred decision, and a second run does nothing", async () => {
     const id = await newSubmittedApplication("12340006");
 
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
 
     expect(await statusOf(id)).toBe("in_review");
     const decisions = await decisionsOf(id);
@@ -200,7 +203,7 @@ describe("decideSubmittedApplication", () => {
     // In review but decided: not work for the sweeps.
     expect(await findApplicationsAwaitingDecision(EVERYTHING)).not.toContain(id);
 
-    expect(await decideSubmittedApplication(id)).toBe("nothing_to_do");
+    expect(await decideOnItsClock(id)).toBe("nothing_to_do");
 
     expect(await decisionsOf(id)).toEqual(decisions);
     expect(await statusOf(id)).toBe("in_review");
@@ -223,7 +226,7 @@ describe("decideSubmittedApplication", () => {
     );
     await locked;
     try {
-      expect(await decideSubmittedApplication(id)).toBe("busy");
+      expect(await decideOnItsClock(id)).toBe("busy");
       expect(await statusOf(id)).toBe("submitted");
       expect(await decisionsOf(id)).toEqual([]);
     } finally {
@@ -231,7 +234,7 @@ describe("decideSubmittedApplication", () => {
       await holder;
     }
 
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
     expect(await statusOf(id)).toBe("approved");
   });
 });
@@ -247,18 +250,18 @@ describe("expiry", () => {
 
     clock.set(new Date(T0.getTime() + EXPIRY_MS - 1));
     expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
-    expect(await expireApplication(id)).toBeNull();
+    expect(await expireOnItsClock(id)).toBeNull();
     expect(await statusOf(id)).toBe("created");
 
     clock.set(new Date(T0.getTime() + EXPIRY_MS));
     expect(await findExpiredApplications(EVERYTHING)).toContain(id);
-    const expired = await expireApplication(id);
+    const expired = await expireOnItsClock(id);
     expect(expired).toMatchObject({ id, status: "expired", updatedAt: new Date(T0.getTime() + EXPIRY_MS), expiresAt: new Date(T0.getTime() + EXPIRY_MS) });
     expect(await statusOf(id)).toBe("expired");
     expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
     expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
 
-    expect(await expireApplication(id)).toBeNull();
+    expect(await expireOnItsClock(id)).toBeNull();
     expect(await statusOf(id)).toBe("expired");
     expect(await eventTypesFor(id)).toEqual(["application.created", "application.expired"]);
   });
@@ -270,12 +273,12 @@ describe("expiry", () => {
 
     clock.set(new Date(T0.getTime() + 90 * DAY_MS));
     expect(await findExpiredApplications(EVERYTHING)).not.toContain(id);
-    expect(await expireApplication(id)).toBeNull();
+    expect(await expireOnItsClock(id)).toBeNull();
 
     expect(await statusOf(id)).toBe("submitted");
     expect(await eventTypesFor(id)).toEqual(["application.created"]);
     // Settle it, so it does not linger as decisioning work for the tests after it.
-    expect(await decideSubmittedApplication(id)).toBe("decided");
+    expect(await decideOnItsClock(id)).toBe("decided");
   });
 
   it("counts an overdue application as due work in countExpiredApplications and the queue status until it expires", async () => {
@@ -288,7 +291,7 @@ describe("expiry", () => {
     expect(await dueWorkGrowth(clock, justBefore, due)).toEqual({ expired: 1, pending: 1 });
 
     clock.set(due);
-    expect(await expireApplication(id)).not.toBeNull();
+    expect(await expireOnItsClock(id)).not.toBeNull();
     expect(await dueWorkGrowth(clock, justBefore, due)).toEqual({ expired: 0, pending: 0 });
   });
 });
@@ -366,7 +369,7 @@ describe("the local driver", () => {
   it("is the process's driver: submitApplication's after-commit hook gets the application decided within seconds", async () => {
     const id = await newApplication();
 
-    const submitted = await submitApplication({ tenant: tenantOf(project), id });
+    const submitted = await submitApplication({ tenant: tenantOf(project), now: await tenantNow(tenantOf(project)), id });
     expect(submitted.status).toBe("submitted");
 
     await waitForStatus(id, "approved");
@@ -377,7 +380,7 @@ describe("the local driver", () => {
     const id = await newApplication();
 
     await transact(async (transaction) => {
-      await submitApplication({ tenant: tenantOf(project), id, transaction });
+      await submitApplication({ tenant: tenantOf(project), now: await tenantNow(tenantOf(project)), id, transaction });
       // Queued now, the decision would find the row locked by this transaction and skip it as busy.
       expect(committedSubmissions).not.toContain(id);
     });
@@ -392,7 +395,7 @@ describe("the local driver", () => {
 
     await expect(
       transact(async (transaction) => {
-        await submitApplication({ tenant: tenantOf(project), id, transaction });
+        await submitApplication({ tenant: tenantOf(project), now: await tenantNow(tenantOf(project)), id, transaction });
         throw new Error("the caller's next write failed");
       }),
     ).rejects.toThrow("the caller's next write failed");

@@ -12,6 +12,7 @@ import type { Pass } from "@/lib/background-operation";
 import { forgetProjectState } from "@/lib/projects/project-state";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 
 const T0 = new Date("2031-02-01T09:00:00.000Z");
@@ -25,10 +26,10 @@ async function advanceSandboxClock(projectId: string, offsetDays: number) {
 
 async function openAndWithdraw(tenant: Tenant): Promise<string> {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await withdrawApplication({ tenant, id: application.id });
+  await withdrawApplication({ tenant, now: await tenantNow(tenant), id: application.id });
   return application.id;
 }
 

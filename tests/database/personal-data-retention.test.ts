@@ -13,7 +13,7 @@ import { createApplication } from "@/lib/applications/create";
 import { expireApplicationNow, submitApplication, withdrawApplication } from "@/lib/applications/service";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { retrieveIdentityCheck } from "@/lib/identity/service";
 import { BACKGROUND_OPERATIONS } from "@/lib/background/catalogue";
 import type { Pass } from "@/lib/background-operation";
@@ -21,6 +21,7 @@ import { answerStep, openJourney } from "@/lib/journey/journey";
 import { PERSONAL_DATA_RETENTION } from "@/lib/applications/personal-data";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 
 const DAY_MS = 86_400_000;
@@ -36,7 +37,7 @@ const PERSONAL = ["Perpetua", "Quillfeather", "1971-03-14", "Bartholomew", "Drin
 /** An application with every kind of personal data: the applicant's email and name, the journey's answers and a refused form, an identity check. */
 async function applicationWithPersonalData(tenant: Tenant, companyNumber: string): Promise<string> {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 1_000_000, term_months: 12, applicant: { email: APPLICANT.email, first_name: APPLICANT.first_name } },
   });
   const { handoffToken: token } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
@@ -49,8 +50,8 @@ async function applicationWithPersonalData(tenant: Tenant, companyNumber: string
 }
 
 async function submittedAndDecided(tenant: Tenant, id: string) {
-  await submitApplication({ tenant, id, declaredAnnualTurnoverPence: 50_000_000, queueDecisioning: false });
-  await decideSubmittedApplication(id);
+  await submitApplication({ tenant, now: await tenantNow(tenant), id, declaredAnnualTurnoverPence: 50_000_000, queueDecisioning: false });
+  await decideOnItsClock(id);
   return db().application.findUniqueOrThrow({ where: { id } });
 }
 
@@ -82,20 +83,20 @@ describe("applicants' personal data", () => {
     const declined = await applicationWithPersonalData(tenant, "12340001");
     expect((await submittedAndDecided(tenant, declined)).status).toBe("declined");
     const withdrawn = await applicationWithPersonalData(advanced, "12340042");
-    await withdrawApplication({ tenant: advanced, id: withdrawn, reason: "found other finance" });
+    await withdrawApplication({ tenant: advanced, now: await tenantNow(advanced), id: withdrawn, reason: "found other finance" });
     const expired = await applicationWithPersonalData(tenant, "12340042");
-    await expireApplicationNow({ tenant, id: expired });
+    await expireApplicationNow({ tenant, now: await tenantNow(tenant), id: expired });
     const closed = await applicationWithPersonalData(tenant, "12340042");
     expect((await submittedAndDecided(tenant, closed)).status).toBe("approved");
-    await acceptOffer({ tenant, id: closed, signatoryName: SIGNATORY });
+    await acceptOffer({ tenant, now: await tenantNow(tenant), id: closed, signatoryName: SIGNATORY });
     const fundedOpen = await applicationWithPersonalData(tenant, "12340042");
     await submittedAndDecided(tenant, fundedOpen);
-    await acceptOffer({ tenant, id: fundedOpen, signatoryName: SIGNATORY });
+    await acceptOffer({ tenant, now: await tenantNow(tenant), id: fundedOpen, signatoryName: SIGNATORY });
     const approved = await applicationWithPersonalData(tenant, "12340042");
     await submittedAndDecided(tenant, approved);
     const open = await applicationWithPersonalData(tenant, "12340042");
     const { accountId } = await db().application.findUniqueOrThrow({ where: { id: closed } });
-    await writeOffAccount({ tenant, id: accountId! });
+    await writeOffAccount({ tenant, now: await tenantNow(tenant), id: accountId! });
 
     const all = [declined, withdrawn, expired, closed, fundedOpen, approved, open];
     const before = await Promise.all(all.map(storedAbout));

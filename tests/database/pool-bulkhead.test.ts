@@ -10,6 +10,7 @@ import { isDatabaseUnavailable, projectShareOfPool, sharedPool } from "@/lib/db"
 import { guardPool, runForProject } from "@/lib/pool-bulkhead";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const SHARE = 2;
 let pool: pg.Pool;
@@ -82,7 +83,7 @@ describe("the app's pool", () => {
     for (let index = 0; index < 2; index += 1) tenants.push({ projectId: (await createTestProject()).project_id, environment: "sandbox" });
     const [busy, other] = tenants as [Tenant, Tenant];
     const applications = await Promise.all(
-      tenants.map((tenant) => createApplication({ tenant, input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } } })),
+      tenants.map(async (tenant) => createApplication({ tenant, now: await tenantNow(tenant), input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } } })),
     );
     const held = await runForProject(busy.projectId, () => Promise.all(Array.from({ length: projectShareOfPool(config()) }, () => sharedPool().connect())));
 

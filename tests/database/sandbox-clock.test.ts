@@ -5,8 +5,10 @@
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApplication } from "@/lib/applications/create";
-import { countExpiredApplications, expireApplication, findExpiredApplications } from "@/lib/applications/service";
-import { countAccountsDue, findAccountsDue, serviceAccount } from "@/lib/accounts/servicing";
+import { countExpiredApplications, findExpiredApplications } from "@/lib/applications/service";
+import { expireOnItsClock } from "@/lib/applications/background";
+import { countAccountsDue, findAccountsDue } from "@/lib/accounts/servicing";
+import { serviceOnItsClock } from "@/lib/accounts/background";
 import { DAY_MS, freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
@@ -36,7 +38,7 @@ async function setOffset(projectId: string, offsetDays: number) {
 }
 
 async function newApplication(tenant: Tenant) {
-  return createApplication({ tenant, input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } } });
+  return createApplication({ tenant, now: await tenantNow(tenant), input: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } } });
 }
 
 describe("a tenant's clock", () => {
@@ -63,8 +65,8 @@ describe("the expiry sweep", () => {
     expect(due).not.toContain(liveApplication.id);
     expect(await countExpiredApplications()).toBe(countBefore + 1);
 
-    expect(await expireApplication(liveApplication.id)).toBeNull();
-    const expired = await expireApplication(sandboxApplication.id);
+    expect(await expireOnItsClock(liveApplication.id)).toBeNull();
+    const expired = await expireOnItsClock(sandboxApplication.id);
     expect(expired).toMatchObject({ status: "expired", updatedAt: at(20), expiresAt: at(14) });
     const event = await db().event.findFirstOrThrow({ where: { type: "application.expired", object: { path: ["id"], equals: sandboxApplication.id } } });
     expect(event.createdAt).toEqual(at(20));
@@ -81,7 +83,7 @@ describe("the collection sweep", () => {
     await setOffset(sandbox.projectId, 31);
     expect(await findAccountsDue(EVERYTHING)).toContain(account.id);
     expect(await countAccountsDue()).toBe(countBefore + 1);
-    expect(await serviceAccount(account.id)).toBe("collected");
+    expect(await serviceOnItsClock(account.id)).toBe("collected");
 
     const [collection] = await db().payment.findMany({ where: { accountId: account.id, type: "collection" } });
     expect(collection).toMatchObject({ status: "settled", createdAt: at(31), settledAt: at(31) });
@@ -96,7 +98,7 @@ describe("the collection sweep", () => {
     const account = await fundedAccount(otherTenant, { termMonths: 12 });
     await setOffset(sandbox.projectId, 60);
     expect(await findAccountsDue(EVERYTHING)).not.toContain(account.id);
-    expect(await serviceAccount(account.id)).toBe("nothing_due");
+    expect(await serviceOnItsClock(account.id)).toBe("nothing_due");
   });
 });
 

@@ -1,7 +1,7 @@
 // Test fixtures for the partner API: a real project (through the same service the CLI uses) and real tokens
 // from the token endpoint.
 import { db } from "@/lib/db";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { mintAccessToken, PARTNER_AUDIENCE } from "@/lib/oauth/access-tokens";
 import { changeProjectCapabilities, type ProjectCapability } from "@/lib/projects/capabilities";
 import { readProjectState } from "@/lib/projects/project-state";
@@ -84,6 +84,6 @@ export function bearer(token: string, init: RequestInit = {}): RequestInit {
 /** Reads an application (`read`, over HTTP) until it is decided, running its decisioning as the background driver would. */
 export function untilDecided<T extends Record<string, any>>(id: string, read: () => Promise<T>): Promise<T> {
   return eventually(read, (application) => application.status !== "submitted" && Boolean(application.decision), {
-    drive: () => decideSubmittedApplication(id),
+    drive: () => decideOnItsClock(id),
   });
 }

@@ -3,7 +3,8 @@
 // wire helpers (lib/wire); configuration is read from the environment only in
 // lib/env.ts; strings from outside are built on requestString (lib/wire/request-string.ts), and pages read their
 // address through it (lib/wire/page-values.ts); and lib/ takes the
-// time from the clock (lib/clock.ts), so tests can freeze it. The layers (docs/architecture.md, "Background
+// time from the clock (lib/clock.ts), so tests can freeze it, and reads a tenant's clock only where a unit of work
+// starts (a service takes the time it needs from its caller). The layers (docs/architecture.md, "Background
 // work"): no import circle, within a folder or across two; only the composition root of background work and its
 // few callers import the scheduler (lib/jobs); and the kernel modules import no domain. scripts/ and tests/ are outside these
 // rules: they set up the environment the app reads.
@@ -28,6 +29,20 @@ const sourcePaths = new Set(files.map(({ file }) => file));
  * health check (its queue count), and the Inngest functions with the route that serves them.
  */
 const SCHEDULER_CALLERS = ["lib/background/", "lib/health/", "inngest/", "app/api/inngest/route.ts"];
+
+/**
+ * Where lib/ may read a tenant's clock (tenantNow, tenantClock): where a unit of work starts, so everything below
+ * takes one time from its caller. A route handler passes the request's `now`; these start work of their own.
+ */
+const TENANT_CLOCK_READERS: Record<string, string> = {
+  "lib/tenant-clock.ts": "where a tenant's clock is defined",
+  "lib/applications/background.ts": "the expiry sweep's operation: one read per application expired",
+  "lib/decisions/background.ts": "the decisioning operation (the sweep's, and the one a submission starts): one read per decision",
+  "lib/accounts/background.ts": "the collections sweep's operation: one read per account serviced",
+  "lib/journey/journey.ts": "openJourney: a handoff token names its tenant only once its application is read; the Journey carries the time",
+  "lib/accounts/payment-links.ts": "the payment page and its sandbox bank: a link's token names its tenant only once its payment is read",
+  "lib/seed/seed-applications.ts": "the demo seed, run by the CLI's seed and the dev server's start: one time for all its moves",
+};
 
 /** Modules every domain may build on, so none of them may import a domain (a folder under lib/). */
 const KERNEL_MODULES = ["lib/tenant.ts", "lib/tenant-clock.ts", "lib/commit-signals.ts", "lib/background-operation.ts"];
@@ -130,6 +145,14 @@ describe("source boundaries", () => {
   it("takes the time from the clock, not Date.now(), outside the Redis rate-limit store", () => {
     const offending = files.filter(({ file, text }) => !REAL_TIME_FILES.has(file) && /\bDate\.now\s*\(/.test(text)).map(({ file }) => file);
     expect(offending).toEqual([]);
+  });
+
+  it("reads a tenant's clock in lib/ only where a unit of work starts: services take the time from their caller", () => {
+    const readsTenantClock = /\btenant(?:Now|Clock)\s*\(/;
+    const readers = files.filter(({ file, text }) => file.startsWith("lib/") && readsTenantClock.test(text)).map(({ file }) => file);
+    expect(readers.filter((file) => !(file in TENANT_CLOCK_READERS))).toEqual([]);
+    // An entry that no longer reads the clock leaves the list, so it stays the list of where time is read.
+    expect(Object.keys(TENANT_CLOCK_READERS).filter((file) => !readers.includes(file))).toEqual([]);
   });
 
   it("has no import circle", () => {

@@ -10,6 +10,8 @@ import type { ToolAccess } from "../tools";
  */
 export interface PartnerCaller {
   tenant: Tenant;
+  /** The request's time on the tenant's clock: what the tools count "today" and "the last days" from. */
+  now: Date;
   scopes: ReadonlySet<string>;
   clientId: string;
   /** The token's `jti`. */

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { balanceAsOf } from "../../accounts/allocation";
 import { listCompanyAccounts } from "../../accounts/queries";
 import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES } from "../../accounts/schemas";
-import { tenantToday } from "../../accounts/service";
+import { utcDate } from "../../accounts/calendar";
 import { listCompanyApplications, readOwnApplicationWithDecision } from "../../applications/queries";
 import { notFound } from "../../errors";
 import { requestString } from "../../wire/request-string";
@@ -79,12 +79,12 @@ const customerSummary = defineTool<PartnerCaller, typeof customerSummaryInput, t
   input: customerSummaryInput,
   output: customerSummaryOutput,
   access: ACCESS.customers,
-  async run({ company_number }, { tenant }) {
+  async run({ company_number }, { tenant, now }) {
     const company = { companyNumber: company_number, limit: SUMMARY_LIMIT };
     const [applications, accounts] = await Promise.all([listCompanyApplications(tenant, company), listCompanyAccounts(tenant, company)]);
     const name = applications[0]?.companyName ?? accounts[0]?.companyName;
     if (!name) throw notFound("customer", company_number);
-    const asOf = await tenantToday(tenant);
+    const asOf = utcDate(now);
     const structured = {
       company_number,
       company_name: name,

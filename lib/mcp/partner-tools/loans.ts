@@ -6,7 +6,7 @@ import { listLatestTransactions, readOwnAccount } from "../../accounts/queries";
 import { ACCOUNT_PRODUCTS, ACCOUNT_STATUSES, INSTALMENT_STATUSES } from "../../accounts/schemas";
 import { transactionSchema } from "../../accounts/schemas";
 import { serializeTransaction } from "../../accounts/serialize";
-import { tenantToday } from "../../accounts/service";
+import { utcDate } from "../../accounts/calendar";
 import { calendarDate, idOf, pence, text, timestamp } from "../../wire/response-schema";
 import { formatPounds } from "../../money";
 import { listFinishedCollections } from "../../payments/queries";
@@ -36,9 +36,9 @@ const loanStatus = defineTool<PartnerCaller, typeof accountIdInput, typeof loanS
   input: accountIdInput,
   output: loanStatusOutput,
   access: ACCESS.loans,
-  async run({ account_id }, { tenant }) {
+  async run({ account_id }, { tenant, now }) {
     const account = await readOwnAccount(tenant, account_id);
-    const asOf = await tenantToday(tenant);
+    const asOf = utcDate(now);
     const balance = balanceAsOf(account, account.instalments, asOf);
     const next = account.instalments.find((instalment) => instalment.status === "scheduled" || instalment.status === "partially_paid");
     const structured = {
@@ -74,9 +74,9 @@ const loanStatement = defineTool<PartnerCaller, typeof statementInput, typeof st
   input: statementInput,
   output: statementOutput,
   access: ACCESS.loans,
-  async run({ account_id, limit }, { tenant }) {
+  async run({ account_id, limit }, { tenant, now }) {
     const account = await readOwnAccount(tenant, account_id);
-    const asOf = await tenantToday(tenant);
+    const asOf = utcDate(now);
     const transactions = await listLatestTransactions(tenant, { accountId: account_id, limit });
     const structured = {
       account_id,
@@ -112,9 +112,9 @@ const behaviouralDigest = defineTool<PartnerCaller, typeof accountIdInput, typeo
   input: accountIdInput,
   output: digestOutput,
   access: ACCESS.loans,
-  async run({ account_id }, { tenant }) {
+  async run({ account_id }, { tenant, now }) {
     const account = await readOwnAccount(tenant, account_id);
-    const asOf = await tenantToday(tenant);
+    const asOf = utcDate(now);
     const collections = await listFinishedCollections(tenant, account_id);
     const fallenDue = account.instalments.filter((instalment) => instalment.dueDate < asOf || instalment.status !== "scheduled");
     const count = (status: string) => fallenDue.filter((instalment) => instalment.status === status).length;

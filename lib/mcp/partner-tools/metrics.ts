@@ -10,7 +10,6 @@ import { pence, timestamp } from "../../wire/response-schema";
 import { countIdentityChecksByStatus } from "../../identity/queries";
 import { formatPounds } from "../../money";
 import { countCollectionsByStatus } from "../../payments/queries";
-import { tenantNow } from "../../tenant-clock";
 import { countWebhookDeliveriesByStatus } from "../../webhooks/queries";
 import { defineTool } from "../tools";
 import { ACCESS, type PartnerCaller } from "./access";
@@ -37,8 +36,8 @@ const platformMetrics = defineTool<PartnerCaller, typeof windowInput, typeof pla
   input: windowInput,
   output: platformMetricsOutput,
   access: ACCESS.metrics,
-  async run({ days }, { tenant }) {
-    const since = daysBefore(await tenantNow(tenant), days);
+  async run({ days }, { tenant, now }) {
+    const since = daysBefore(now, days);
     const [created, outcomes, funded, events] = await Promise.all([
       countApplications(tenant, { createdSince: since }),
       countDecisionsByOutcome(tenant, since),
@@ -81,10 +80,10 @@ const opsMetrics = defineTool<PartnerCaller, typeof windowInput, typeof opsMetri
   input: windowInput,
   output: opsMetricsOutput,
   access: ACCESS.metrics,
-  async run({ days }, { tenant }) {
+  async run({ days }, { tenant, now }) {
     // Webhook deliveries run on real time; collections and identity checks on the tenant's clock.
     const since = daysBefore(clock.now(), days);
-    const tenantSince = daysBefore(await tenantNow(tenant), days);
+    const tenantSince = daysBefore(now, days);
     const [deliveries, collections, checks] = await Promise.all([
       countWebhookDeliveriesByStatus(tenant, since),
       countCollectionsByStatus(tenant, tenantSince),

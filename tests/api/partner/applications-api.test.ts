@@ -3,14 +3,14 @@
 // group): POST /applications is limited to 5 a second per project, and tests that freeze the clock must not share
 // a rate-limit bucket drained at another time.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freezeClock } from "@/lib/clock";
+import { DAY_MS, freezeClock, tickingClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, type ErrorBody, expectJson as expectJsonBody } from "../../helpers/http";
 import { bearer, createTestProject, mintToken, type TokenOptions } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { eventually } from "../../helpers/eventually";
 
 type Json = Record<string, any>;
@@ -105,7 +105,7 @@ async function expectUnknownField(response: Response, field: string): Promise<vo
 
 /** Reads the application over HTTP until it reaches `status`, running its decisioning as the background driver would. */
 async function waitForStatus(partner: Partner, id: string, status: string): Promise<Json> {
-  return eventually(() => readApplication(partner, id), (application) => application.status === status, { drive: () => decideSubmittedApplication(id) });
+  return eventually(() => readApplication(partner, id), (application) => application.status === status, { drive: () => decideOnItsClock(id) });
 }
 
 const applicationCount = (projectId: string) => db().application.count({ where: { projectId } });
@@ -680,6 +680,34 @@ describe("listing applications", () => {
     const liveList = await expectJson(await list(live), 200);
     expect(liveList.data.map((item: Json) => [item.id, item.livemode])).toEqual([[liveApplication.id, true]]);
     await expectApiError(await list(partner, `starting_after=${liveApplication.id}`), 404, "not_found");
+  });
+});
+
+describe("the time of a request", () => {
+  it("is read once: the application created and its application.created event carry the same time, however the clock moves meanwhile", async () => {
+    freezeClock(T0);
+    const partner = await newPartner();
+    tickingClock(at(1_000), 3);
+    const application = await createApplication(partner);
+    freezeClock(at(60_000));
+    const [event, ...others] = await db().event.findMany({ where: { projectId: partner.project.project_id, type: "application.created" } });
+    expect(others).toEqual([]);
+    expect(event!.createdAt.toISOString()).toBe(application.created_at);
+    expect(event!.object).toMatchObject({ id: application.id, created_at: application.created_at, expires_at: application.expires_at });
+    expect(new Date(application.expires_at).getTime() - new Date(application.created_at).getTime()).toBe(config().APPLICATION_EXPIRY_DAYS * DAY_MS);
+  });
+
+  it("is read once: a withdrawal's withdrawn_at is the time its application.withdrawn event carries", async () => {
+    freezeClock(T0);
+    const partner = await newPartner();
+    const application = await createApplication(partner);
+    tickingClock(at(1_000), 3);
+    const withdrawn = await expectJson(await send(partner.token, "POST", `/applications/${application.id}/withdraw`), 200);
+    freezeClock(at(60_000));
+    const events = await withdrawnEvents(partner.project.project_id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.createdAt.toISOString()).toBe(withdrawn.withdrawn_at);
+    expect(events[0]!.object).toMatchObject({ id: application.id, withdrawn_at: withdrawn.withdrawn_at });
   });
 });
 

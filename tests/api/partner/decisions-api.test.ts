@@ -238,7 +238,7 @@ describe("POST /decisions/{id}/refresh", () => {
   it("answers 423 decision_locked for a locked declined decision, and refreshes again once released", async () => {
     const { decision } = await decidedApplication("12340001");
 
-    const locked = await lockDecision(decision.id, "ops@example.com");
+    const locked = await lockDecision(decision.id, "ops@example.com", new Date(T0));
     expect(locked).toEqual({ ...decision, locked: true });
     expect(await db().decision.findUniqueOrThrow({ where: { id: decision.id } })).toMatchObject({ lockedBy: "ops@example.com", lockedAt: new Date(T0) });
     expect((await expectJson(await call("GET", `/decisions/${decision.id}`), 200)).locked).toBe(true);
@@ -261,7 +261,7 @@ describe("POST /decisions/{id}/refresh", () => {
 
   it("refuses to lock an approved decision", async () => {
     const { decision } = await decidedApplication("12345678");
-    const attempt = lockDecision(decision.id, "ops@example.com");
+    const attempt = lockDecision(decision.id, "ops@example.com", new Date(T0));
     await expect(attempt).rejects.toThrow(DecisionLockError);
     await expect(attempt).rejects.toThrow(`Only a declined decision can be locked; ${decision.id} is approved`);
     expect((await expectJson(await call("GET", `/decisions/${decision.id}`), 200)).locked).toBe(false);
@@ -269,7 +269,7 @@ describe("POST /decisions/{id}/refresh", () => {
 
   it("refuses to lock or release a decision that does not exist", async () => {
     const unknown = newId("decision");
-    await expect(lockDecision(unknown, "ops@example.com")).rejects.toThrow(new DecisionLockError(`No such decision: ${unknown}`));
+    await expect(lockDecision(unknown, "ops@example.com", new Date(T0))).rejects.toThrow(new DecisionLockError(`No such decision: ${unknown}`));
     await expect(releaseDecision(unknown)).rejects.toThrow(new DecisionLockError(`No such decision: ${unknown}`));
   });
 

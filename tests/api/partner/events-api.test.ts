@@ -10,7 +10,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { captureLogs } from "../../helpers/logs";
 import { expectApiError, jsonRequest, expectJson } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { eventually } from "../../helpers/eventually";
 
 let server: AppServer;
@@ -265,7 +265,7 @@ describe("GET /events/{id}", () => {
 describe("the events the lifecycle writes", () => {
   async function waitForStatus(id: string, settled: (status: string) => boolean) {
     return eventually(async () => expectJson(await call(`/applications/${id}`), 200), (application) => settled(application.status), {
-      drive: () => decideSubmittedApplication(id),
+      drive: () => decideOnItsClock(id),
     });
   }
 

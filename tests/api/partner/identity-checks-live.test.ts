@@ -16,6 +16,7 @@ import { eventually } from "../../helpers/eventually";
 import { everyoneVerified, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { verificationEventOf } from "../../helpers/identity";
+import { tenantNow } from "@/lib/tenant-clock";
 
 type Json = Record<string, any>;
 
@@ -44,7 +45,7 @@ async function livePartner() {
   await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
   const tenant = { projectId: project.project_id, environment: "live" as const };
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "SC123456" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
   return { project, applicationId: application.id, token: await mintToken(server.url, project, { environment: "live" }) };
@@ -127,7 +128,7 @@ describe("a live check", () => {
     const project = await createTestProject();
     await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
     const application = await createApplication({
-      tenant: { projectId: project.project_id, environment: "sandbox" },
+      tenant: { projectId: project.project_id, environment: "sandbox" }, now: await tenantNow({ projectId: project.project_id, environment: "sandbox" }),
       input: { business: { company_number: "12345678" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
     });
     const token = await mintToken(server.url, project);

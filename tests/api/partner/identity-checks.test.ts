@@ -7,7 +7,7 @@ import { freezeClock } from "@/lib/clock";
 import { createApplication } from "@/lib/applications/create";
 import { submitApplication, withdrawApplication } from "@/lib/applications/service";
 import { db } from "@/lib/db";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -15,6 +15,7 @@ import { runCli } from "../../helpers/cli";
 import { expectApiError, expectJson, jsonRequest, type ErrorBody } from "../../helpers/http";
 import { bearer, createTestPartner, mintToken, type TestPartner, type TokenOptions } from "../../helpers/partner";
 import { verificationEventOf } from "../../helpers/identity";
+import { tenantNow } from "@/lib/tenant-clock";
 
 type Json = Record<string, any>;
 
@@ -36,7 +37,7 @@ function newPartner({ whiteLabel = true, ...options }: TokenOptions & { whiteLab
 
 async function openApplication(tenant: Tenant, companyNumber = "12345678", reference?: string): Promise<string> {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" }, reference },
   });
   return application.id;
@@ -307,8 +308,8 @@ describe("tenancy and environments", () => {
 describe("application status", () => {
   async function applicationIn(partner: TestPartner, companyNumber: string, steps: "submitted" | "decided"): Promise<string> {
     const id = await openApplication(partner.tenant, companyNumber);
-    await submitApplication({ tenant: partner.tenant, id, queueDecisioning: false });
-    if (steps === "decided") expect(await decideSubmittedApplication(id)).not.toBe("busy");
+    await submitApplication({ tenant: partner.tenant, now: await tenantNow(partner.tenant), id, queueDecisioning: false });
+    if (steps === "decided") expect(await decideOnItsClock(id)).not.toBe("busy");
     return id;
   }
 
@@ -326,7 +327,7 @@ describe("application status", () => {
     const partner = await newPartner();
     const approved = await applicationIn(partner, "12345678", "decided");
     const withdrawn = await openApplication(partner.tenant);
-    await withdrawApplication({ tenant: partner.tenant, id: withdrawn });
+    await withdrawApplication({ tenant: partner.tenant, now: await tenantNow(partner.tenant), id: withdrawn });
     for (const [applicationId, status] of [[approved, "approved"], [withdrawn, "withdrawn"]]) {
       const body = await expectApiError(await postCheck(partner.token, { application_id: applicationId, people: [ADA] }), 409, "conflict");
       expect(body.error.message).toBe(

@@ -13,6 +13,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
 import { everyoneVerified, resultsByLastName, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestPartner, untilDecided, type TestPartner } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 type Json = Record<string, any>;
 
@@ -60,7 +61,7 @@ function partner(environment: "live" | "sandbox" = "live"): Promise<TestPartner>
 /** 12340120 was incorporated ten years before 2026 (docs/sandbox.md): no trading-history or appetite rule applies. */
 async function openApplication(tenant: Tenant): Promise<string> {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "12340120" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
   return application.id;

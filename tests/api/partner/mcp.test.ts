@@ -21,7 +21,8 @@ import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson } from "../../helpers/http";
 import { createTestProject, mintToken, requestToken } from "../../helpers/partner";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let server: AppServer;
 let project: ProjectCredentials;
@@ -56,17 +57,17 @@ beforeAll(async () => {
   fullToken = await mintToken(server.url, project);
   account = await fundedAccount(tenant, { companyNumber: "10000042", termMonths: 6 });
   const declined = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "10000002" }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ tenant, id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
-  await decideSubmittedApplication(declined.id);
+  await submitApplication({ tenant, now: await tenantNow(tenant), id: declined.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await decideOnItsClock(declined.id);
   declinedApplicationId = declined.id;
   const submitted = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "10000077" }, amount_pence: 1_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
-  await submitApplication({ tenant, id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await submitApplication({ tenant, now: await tenantNow(tenant), id: submitted.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
   submittedApplicationId = submitted.id;
   await db().enquiry.create({ data: { id: newId("enquiry"), form: ENQUIRY_FORM, dept: "sales", email: "someone@example.co.uk", name: "Someone", createdAt: new Date() } });
 });

@@ -14,6 +14,7 @@ import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 // 20 requests at once under one key exceed the sandbox's 10 in flight; the limits have their own tests.
 process.env.RATE_LIMIT_SCALE = "100";
@@ -110,7 +111,7 @@ describe("POST /partner/v1/payments/links", () => {
     const paid = await expectJson(await createLink({ account_id: settled.id, amount_pence: 1_000_000 }), 201);
     await expectJson(await call("POST", `/test_helpers/payments/${paid.id}/settle`), 200);
     const closed = await fundedAccount(tenant);
-    await writeOffAccount({ tenant, id: closed.id });
+    await writeOffAccount({ tenant, now: await tenantNow(tenant), id: closed.id });
     for (const account of [settled, closed]) {
       const refused = await expectApiError(await createLink({ account_id: account.id, amount_pence: 100 }), 409, "conflict");
       expect(refused.error.message).toMatch(/^An account that is (settled|closed) takes no payments/);

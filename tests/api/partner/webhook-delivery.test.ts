@@ -31,6 +31,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { trustedTestCertificate } from "../../helpers/tls";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -263,7 +264,7 @@ describe("what a delivery carries", () => {
     const { project, principal } = await newPartner();
     const receiver = await startReceiver();
     const endpoint = await registerEndpoint(principal, `${receiver.url}/hooks`);
-    await createApplication({ tenant: principal, input: { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } } });
+    await createApplication({ tenant: principal, now: await tenantNow(principal), input: { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } } });
     const stored = await db().event.findFirstOrThrow({ where: { projectId: project.project_id } });
     expect(stored.type).toBe("application.created");
     const delivery = await deliveryOf(stored.id, endpoint.id);

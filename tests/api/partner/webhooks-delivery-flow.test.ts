@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { deliverDueWebhooks } from "@/lib/webhooks/deliver";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -108,7 +108,7 @@ it("delivers the lifecycle's events, signed, to a registered sandbox endpoint, a
   })).json();
   expect((await call("POST", `/test_helpers/applications/${application.id}/submit`)).status).toBe(200);
   await eventually(async () => (await (await call("GET", `/applications/${application.id}`)).json()).status, (status) => status === "approved", {
-    drive: () => decideSubmittedApplication(application.id),
+    drive: () => decideOnItsClock(application.id),
   });
 
   // The test server runs no sweeps: deliver what is due, as the background driver does every second.

@@ -12,6 +12,7 @@ import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestPartner, mintToken, untilDecided, type TestPartner, type TokenOptions } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 type Json = Record<string, any>;
 
@@ -36,7 +37,7 @@ function newPartner({ whiteLabel = true, ...options }: TokenOptions & { whiteLab
 
 async function openApplication(tenant: Tenant, companyNumber = "12345678", amountPence = 1_000_000): Promise<string> {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: amountPence, term_months: 12, applicant: { email: "director@example.co.uk" }, reference: `wl-${companyNumber}` },
   });
   return application.id;

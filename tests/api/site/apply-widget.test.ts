@@ -24,6 +24,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson } from "../../helpers/http";
 import { bearer, createTestProject, mintToken, requestToken } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let server: AppServer;
 let project: ProjectCredentials;
@@ -345,7 +346,7 @@ describe("the journey of a widget's application", () => {
   });
 
   it("leaves every other journey framed by our own pages only", async () => {
-    const partner = await createApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk" } } });
+    const partner = await createApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, now: await tenantNow({ projectId: project.project_id, environment: "sandbox" }), input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk" } } });
     const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: partner.id } });
     expect(await frameAncestors(`/apply/${handoffToken}/company`)).toBe("'self'");
     expect(await frameAncestors(`/apply/${"b".repeat(32)}/company`)).toBe("'self'");
@@ -371,7 +372,7 @@ describe("the journey of a widget's application", () => {
     expect(widgetDone).not.toContain('http-equiv="refresh"');
     expect(widgetDone).toContain('target="_top"');
 
-    const partner = await createApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, redirect_uri: "https://shop.example/back" } });
+    const partner = await createApplication({ tenant: { projectId: project.project_id, environment: "sandbox" }, now: await tenantNow({ projectId: project.project_id, environment: "sandbox" }), input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, redirect_uri: "https://shop.example/back" } });
     const row = await db().application.update({ where: { id: partner.id }, data: { status: "funded" } });
     expect(await render(row.handoffToken)).toContain('http-equiv="refresh"');
   });

@@ -6,11 +6,11 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
-import { freezeClock, restoreClock } from "@/lib/clock";
+import { freezeClock, restoreClock, tickingClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { submitApplication } from "@/lib/applications/service";
 import { lockApplication } from "@/lib/applications/transition";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import { openJourney } from "@/lib/journey/journey";
 import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -18,6 +18,7 @@ import { eventually } from "../../helpers/eventually";
 import { expectErrorPage, expectSiteError } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let server: AppServer;
 let tenant: Tenant;
@@ -45,7 +46,7 @@ const APPROVED = "12990042";
 
 async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string } = {}) {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
   });
   const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
@@ -90,7 +91,7 @@ async function eventTypes(applicationId: string): Promise<string[]> {
 /** Decisions the submitted application: the decisioning queued at submit may hold it, so until it is decided. */
 function decide(id: string) {
   return eventually(() => db().application.findUniqueOrThrow({ where: { id } }), (application) => Boolean(application.decisionId), {
-    drive: () => decideSubmittedApplication(id),
+    drive: () => decideOnItsClock(id),
   });
 }
 
@@ -98,6 +99,28 @@ async function renderStep(token: string, step: string): Promise<string> {
   const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
   return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
 }
+
+describe("the time of a journey's request", () => {
+  it("is read once: the consents a step records and the submission it makes carry the same time, however the clock moves meanwhile", async () => {
+    const started = await newApplication(APPROVED);
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
+    expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
+    tickingClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 30)), 7);
+    expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+    freezeClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 59)));
+
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    const consents = await db().applicationConsent.findMany({ where: { applicationId: started.id } });
+    expect(consents).toHaveLength(3);
+    for (const consent of consents) expect(consent.grantedAt).toEqual(application.submittedAt);
+    expect(application.consentedAt).toEqual(application.submittedAt);
+    const events = await db().event.findMany({ where: { projectId: tenant.projectId, type: { in: ["consent.granted", "application.submitted"] } } });
+    const ofThisApplication = events.filter((event) => JSON.stringify(event.object).includes(started.id));
+    expect(ofThisApplication.map((event) => event.type).sort()).toEqual(["application.submitted", "consent.granted", "consent.granted", "consent.granted"]);
+    for (const event of ofThisApplication) expect(event.createdAt).toEqual(application.submittedAt);
+  });
+});
 
 describe("a whole journey", () => {
   it("goes from the company to a funded account, firing the same events as the white-label API", async () => {
@@ -261,7 +284,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, started.id))!;
       companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, queueDecisioning: false, transaction });
     });
     const response = await companyPost;
     expect(response.status).toBe(303);
@@ -280,7 +303,7 @@ describe("the guards", () => {
       const application = (await lockApplication(transaction, started.id))!;
       aboutYouPost = post(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
-      await submitApplication({ tenant, id: application.id, queueDecisioning: false, transaction });
+      await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, queueDecisioning: false, transaction });
     });
     const response = await aboutYouPost;
     expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);

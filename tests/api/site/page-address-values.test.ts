@@ -12,6 +12,7 @@ import { createApplication } from "@/lib/applications/create";
 import { db } from "@/lib/db";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let tenant: Tenant;
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 async function newApplication() {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk" } },
   });
   const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: application.id } });

@@ -12,6 +12,7 @@ import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectErrorPage } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const NOW = "2027-04-02T08:00:00.000Z";
 
@@ -39,7 +40,7 @@ afterAll(() => server?.close());
 /** A link on a fresh account, with the tokens its page and form carry. */
 async function link(amountPence = 10_000) {
   const account = await fundedAccount(tenant);
-  const payment = await db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: account.id, amount_pence: amountPence }, transaction }));
+  const payment = await db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: account.id, amount_pence: amountPence }, transaction }));
   const row = await db().payment.findUniqueOrThrow({ where: { id: payment.id } });
   return { account, payment, linkToken: row.linkToken!, formToken: row.formToken! };
 }

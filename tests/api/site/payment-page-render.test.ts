@@ -12,6 +12,7 @@ import { recordBankAnswer } from "@/lib/accounts/payment-settlement";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { createTestProject } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const NOW = "2027-07-01T09:30:00.000Z";
 
@@ -25,7 +26,7 @@ beforeEach(async () => {
 
 async function link(input: { amount_pence: number; reference?: string; redirect_uri?: string }) {
   const account = await fundedAccount(tenant);
-  const payment = await db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: account.id, ...input }, transaction }));
+  const payment = await db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: account.id, ...input }, transaction }));
   const row = await db().payment.findUniqueOrThrow({ where: { id: payment.id } });
   return { payment, linkToken: row.linkToken!, formToken: row.formToken! };
 }
@@ -65,7 +66,7 @@ describe("the payment page", () => {
   it("shows a settled link's outcome and the way back with payment_id, and no form", async () => {
     const { payment, linkToken } = await link({ amount_pence: 5_000, redirect_uri: "https://partner.example/paid?order=42" });
     clock.set("2027-07-01T10:00:00.000Z");
-    await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "settled" } });
     const { html, text, title } = await render(linkToken);
     expect(title).toBe("Payment received");
     expect(text).toContain("Payment received Thank you. £50.00 has been paid towards the account of Sandbox Trading 12345678 Ltd on 1 July 2027 at 11:00 UK time.");
@@ -75,7 +76,7 @@ describe("the payment page", () => {
 
   it("says why a failed link failed and that nothing was taken", async () => {
     const { payment, linkToken } = await link({ amount_pence: 5_000 });
-    await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "failed", failureCode: "insufficient_funds" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "failed", failureCode: "insufficient_funds" } });
     const { html, text, title } = await render(linkToken);
     expect(title).toBe("Payment not completed");
     expect(text).toContain("Payment not completed There was not enough money in the account to make the payment. No money has been taken.");

@@ -12,6 +12,7 @@ import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { captureLogs } from "../../helpers/logs";
 import { createTestProject } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let server: AppServer;
 let tenant: Tenant;
@@ -47,7 +48,7 @@ function requestLines(entries: readonly LogEntry[]) {
 describe("the request log", () => {
   it("names the journey's routes by their pattern, never by the handoff token", async () => {
     const application = await createApplication({
-      tenant,
+      tenant, now: await tenantNow(tenant),
       input: { business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk" } },
     });
     const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
@@ -74,7 +75,7 @@ describe("the request log", () => {
 
   it("names the payment link's bank form by its pattern, never by the link's token", async () => {
     const account = await fundedAccount(tenant);
-    const payment = await db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: account.id, amount_pence: 10_000 }, transaction }));
+    const payment = await db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: account.id, amount_pence: 10_000 }, transaction }));
     const { linkToken, formToken } = await db().payment.findUniqueOrThrow({ where: { id: payment.id } });
 
     const { statuses, entries } = await logged([

@@ -2,12 +2,13 @@
 import { createApplication } from "@/lib/applications/create";
 import { submitApplication } from "@/lib/applications/service";
 import { fundApplication } from "@/lib/accounts/funding";
-import { decideSubmittedApplication } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import type { Tenant } from "@/lib/tenant";
+import { tenantNow } from "@/lib/tenant-clock";
 
 export async function fundedAccount(tenant: Tenant, options: { companyNumber?: string; amountPence?: number; termMonths?: number; product?: "business_loan" | "flex" } = {}) {
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: {
       business: { company_number: options.companyNumber ?? "12345678" },
       amount_pence: options.amountPence ?? 1_000_000,
@@ -16,7 +17,7 @@ export async function fundedAccount(tenant: Tenant, options: { companyNumber?: s
       applicant: { email: "director@example.co.uk" },
     },
   });
-  await submitApplication({ tenant, id: application.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
-  await decideSubmittedApplication(application.id);
-  return (await fundApplication({ tenant, applicationId: application.id })).account;
+  await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+  await decideOnItsClock(application.id);
+  return (await fundApplication({ tenant, now: await tenantNow(tenant), applicationId: application.id })).account;
 }

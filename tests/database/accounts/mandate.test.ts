@@ -11,6 +11,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "./helpers";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const OPENED = "2029-05-20T12:00:00.000Z";
 
@@ -32,9 +33,9 @@ describe("a mandate revoked at the bank", () => {
   it("fires mandate.revoked once, with the mandate, and fails every collection mandate_cancelled", async () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340009", termMonths: 3 });
     clock.set("2029-06-20T06:00:00.000Z");
-    await runDueServicing({ tenant });
+    await runDueServicing({ tenant, now: await tenantNow(tenant) });
     clock.set("2029-07-20T06:00:00.000Z");
-    await runDueServicing({ tenant });
+    await runDueServicing({ tenant, now: await tenantNow(tenant) });
 
     const revoked = await eventsOfType("mandate.revoked");
     expect(revoked).toHaveLength(1);
@@ -61,8 +62,8 @@ describe("a mandate revoked at the bank", () => {
 
     // A payment link needs no mandate: the borrower pays the arrears by bank.
     const arrears = (await db().instalment.findMany({ where: { accountId: account.id, status: "missed" } })).reduce((sum, instalment) => sum + instalment.amountPence, 0);
-    const link = await db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: account.id, amount_pence: arrears }, transaction }));
-    await recordBankAnswer({ tenant, id: link.id, answer: { outcome: "settled" } });
+    const link = await db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: account.id, amount_pence: arrears }, transaction }));
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: link.id, answer: { outcome: "settled" } });
     expect(await db().account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ status: "performing", mandateStatus: "revoked" });
   });
 
@@ -70,7 +71,7 @@ describe("a mandate revoked at the bank", () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340009", termMonths: 3 });
     await db().account.update({ where: { id: account.id }, data: { environment: "live" } });
     clock.set("2029-06-20T06:00:00.000Z");
-    await runDueServicing({ tenant: { ...tenant, environment: "live" } });
+    await runDueServicing({ tenant: { ...tenant, environment: "live" } , now: await tenantNow({ ...tenant, environment: "live" })});
     expect(await eventsOfType("mandate.revoked")).toEqual([]);
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).mandateStatus).toBe("active");
   });

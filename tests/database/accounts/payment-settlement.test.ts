@@ -14,6 +14,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "./helpers";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const OPENED = "2030-03-10T12:00:00.000Z";
 
@@ -28,7 +29,7 @@ beforeEach(async () => {
 });
 
 async function link(accountId: string, amountPence: number, extra: { reference?: string } = {}) {
-  return db().$transaction((transaction) => createPaymentLink({ tenant, input: { account_id: accountId, amount_pence: amountPence, ...extra }, transaction }));
+  return db().$transaction(async (transaction) => createPaymentLink({ tenant, now: await tenantNow(tenant), input: { account_id: accountId, amount_pence: amountPence, ...extra }, transaction }));
 }
 
 async function eventsSince(before: number) {
@@ -45,7 +46,7 @@ describe("a paid link", () => {
     expect(payment).toMatchObject({ type: "payment_link", status: "provisioned", amount_pence: payoff, account_id: account.id });
     const before = await db().event.count({ where: { projectId: project.project_id } });
 
-    const settled = await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
+    const settled = await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "settled" } });
     expect(settled).toMatchObject({ id: payment.id, status: "settled", settled_at: "2030-03-20T09:00:00.000Z", failure_code: null });
 
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: true } });
@@ -69,7 +70,7 @@ describe("a paid link", () => {
     const account = await fundedAccount(tenant, { companyNumber: "12340008", amountPence: 1_000_000, termMonths: 3 });
     // 0008 fails every collection: two instalments fall into arrears.
     clock.set("2030-05-10T06:00:00.000Z");
-    await runDueServicing({ tenant });
+    await runDueServicing({ tenant, now: await tenantNow(tenant) });
     const behind = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: { orderBy: { number: "asc" } } } });
     expect(behind.status).toBe("in_arrears");
     const [first, second] = behind.instalments;
@@ -79,7 +80,7 @@ describe("a paid link", () => {
     const before = balanceAsOf(behind, behind.instalments, "2030-05-12");
     const amount = first!.amountPence + 1_000;
     const payment = await link(account.id, amount);
-    await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "settled" } });
 
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: { orderBy: { number: "asc" } } } });
     expect(now.instalments.slice(0, 2).map((instalment) => [instalment.status, instalment.paidPence])).toEqual([["paid", first!.amountPence], ["partially_paid", 1_000]]);
@@ -97,10 +98,10 @@ describe("a paid link", () => {
     const payment = await link(account.id, 1_000_000, { reference: "pay-off" });
     // Before the payer pays, the borrower repays most of it another way.
     const other = await link(account.id, 900_000);
-    await recordBankAnswer({ tenant, id: other.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: other.id, answer: { outcome: "settled" } });
     const before = await db().event.count({ where: { projectId: project.project_id } });
 
-    await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "settled" } });
 
     const ledger = await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" } });
     expect(ledger.slice(1).map((row) => [row.type, row.amountPence])).toEqual([["collection", 900_000], ["collection", 1_000_000], ["refund", -900_000]]);
@@ -115,10 +116,10 @@ describe("a paid link", () => {
     const account = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 3 });
     const late = await link(account.id, 50_000);
     const full = await link(account.id, 1_000_000);
-    await recordBankAnswer({ tenant, id: full.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: full.id, answer: { outcome: "settled" } });
     const before = await db().event.count({ where: { projectId: project.project_id } });
 
-    await recordBankAnswer({ tenant, id: late.id, answer: { outcome: "settled" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: late.id, answer: { outcome: "settled" } });
     const ledger = await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" } });
     expect(ledger.slice(-2).map((row) => [row.type, row.amountPence])).toEqual([["collection", 50_000], ["refund", -50_000]]);
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).status).toBe("settled");
@@ -131,7 +132,7 @@ describe("a failed link", () => {
     const account = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 3 });
     const payment = await link(account.id, 10_000);
     const before = await db().event.count({ where: { projectId: project.project_id } });
-    const failed = await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "failed", failureCode: "insufficient_funds" } });
+    const failed = await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "failed", failureCode: "insufficient_funds" } });
     expect(failed).toMatchObject({ status: "failed", failure_code: "insufficient_funds", settled_at: null });
     expect(await db().ledgerTransaction.count({ where: { accountId: account.id } })).toBe(1);
     const now = await db().account.findUniqueOrThrow({ where: { id: account.id }, include: { instalments: true } });
@@ -150,10 +151,10 @@ describe("what can be answered", () => {
   ] as const)("a %s payment cannot be %s again: 409 conflict, nothing written", async (first, second) => {
     const account = await fundedAccount(tenant);
     const payment = await link(account.id, 10_000);
-    await recordBankAnswer({ tenant, id: payment.id, answer: first === "settled" ? { outcome: "settled" } : { outcome: "failed", failureCode: "bank_rejected" } });
+    await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: first === "settled" ? { outcome: "settled" } : { outcome: "failed", failureCode: "bank_rejected" } });
     const before = await db().event.count({ where: { projectId: project.project_id } });
     const ledger = await db().ledgerTransaction.count({ where: { accountId: account.id } });
-    const error = await recordBankAnswer({ tenant, id: payment.id, answer: second === "settled" ? { outcome: "settled" } : { outcome: "failed", failureCode: "technical_error" } }).catch((thrown: unknown) => thrown);
+    const error = await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: second === "settled" ? { outcome: "settled" } : { outcome: "failed", failureCode: "technical_error" } }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("conflict");
     expect((await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe(first);
@@ -165,7 +166,7 @@ describe("what can be answered", () => {
     const account = await fundedAccount(tenant);
     const payment = await link(account.id, 10_000);
     await db().payment.update({ where: { id: payment.id }, data: { status: "pending" } });
-    expect(await recordBankAnswer({ tenant, id: payment.id, answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
+    expect(await recordBankAnswer({ tenant, now: await tenantNow(tenant), id: payment.id, answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
   });
 
   it("finds only the tenant's payments (another project's 404, the other environment's 401); without a tenant (the operator), any", async () => {
@@ -173,9 +174,9 @@ describe("what can be answered", () => {
     const payment = await link(account.id, 10_000);
     const outsider = { projectId: (await createTestProject()).project_id, environment: "sandbox" as const };
     for (const [other, code] of [[outsider, "not_found"], [{ ...tenant, environment: "live" as const }, "environment_mismatch"]] as const) {
-      const error = await recordBankAnswer({ tenant: other, id: payment.id, answer: { outcome: "settled" } }).catch((thrown: unknown) => thrown);
+      const error = await recordBankAnswer({ tenant: other, now: await tenantNow(other), id: payment.id, answer: { outcome: "settled" } }).catch((thrown: unknown) => thrown);
       expect((error as ApiError).code).toBe(code);
     }
-    expect(await recordBankAnswer({ id: payment.id, answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
+    expect(await recordBankAnswer({ id: payment.id, now: await tenantNow(tenant), answer: { outcome: "settled" } })).toMatchObject({ status: "settled" });
   });
 });

@@ -14,6 +14,7 @@ import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { renderedOrErrorCode } from "../../helpers/rendered-reads";
 import { fundedAccount } from "./helpers";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let project: ProjectCredentials;
 let tenant: Tenant;
@@ -33,13 +34,13 @@ async function byPrisma(id: string) {
 
 /** The account read's JSON and serializeAccount's object for the same row, today on the frozen clock. */
 async function bothRenderings(id: string, asOf: string) {
-  const rendered = (await retrieveAccount({ tenant, id })).text;
+  const rendered = (await retrieveAccount({ tenant, now: await tenantNow(tenant), id })).text;
   const row = await byPrisma(id);
   return { rendered: JSON.parse(rendered) as unknown, expected: serializeAccount(row, row.instalments, asOf) };
 }
 
 async function expectRenderedAsSerialized(id: string, asOf: string) {
-  expect((await retrieveAccount({ tenant, id })).text).not.toContain("\n");
+  expect((await retrieveAccount({ tenant, now: await tenantNow(tenant), id })).text).not.toContain("\n");
   const { rendered, expected } = await bothRenderings(id, asOf);
   expect(rendered).toStrictEqual(expected);
   // Key order too: the two renderings must be interchangeable byte for byte once re-serialised.
@@ -58,7 +59,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 
   it("for a forborne account with text JSON must escape, its interest accrued to a later day", async () => {
     const account = await fundedAccount(tenant);
-    await agreeForbearance({ tenant, id: account.id, until: "2029-06-01" });
+    await agreeForbearance({ tenant, now: await tenantNow(tenant), id: account.id, until: "2029-06-01" });
     await db().account.update({
       where: { id: account.id },
       data: { companyName: 'O\'Brien "Quotes" \\ Back\nslash Ltd', reference: "ref <x> \u2028", metadata: { note: "emoji 🚀 and \" and \\", crm: "C-1" } },
@@ -81,11 +82,11 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 
   it("for a written-off account and for a Flex facility with drawdowns", async () => {
     const closed = await fundedAccount(tenant);
-    await writeOffAccount({ tenant, id: closed.id });
+    await writeOffAccount({ tenant, now: await tenantNow(tenant), id: closed.id });
     expect((await expectRenderedAsSerialized(closed.id, "2029-04-10")).status).toBe("closed");
 
     const flex = await fundedAccount(tenant, { product: "flex" });
-    await db().$transaction((transaction) => drawDown({ tenant, id: flex.id, input: { amount_pence: 5_000 }, transaction }));
+    await db().$transaction(async (transaction) => drawDown({ tenant, now: await tenantNow(tenant), id: flex.id, input: { amount_pence: 5_000 }, transaction }));
     const object = await expectRenderedAsSerialized(flex.id, "2029-04-10");
     expect(object.available_pence).toBe(object.credit_limit_pence! - object.balance.principal_outstanding_pence);
   });
@@ -93,19 +94,19 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
   it("is 404 for another project's account, 401 environment_mismatch for the other environment", async () => {
     const account = await fundedAccount(tenant);
     const other = await createTestProject();
-    await expect(retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: account.id })).rejects.toMatchObject({ code: "not_found" });
-    await expect(retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: account.id })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, now: await tenantNow({ projectId: other.project_id, environment: "sandbox" }), id: account.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(retrieveAccount({ tenant: { ...tenant, environment: "live" }, now: await tenantNow({ ...tenant, environment: "live" }), id: account.id })).rejects.toMatchObject({ code: "environment_mismatch" });
   });
 
   it("answers reads made together (one query) each with its own account, refusing another project's (404) and the other environment's (401)", async () => {
     const [first, second] = [await fundedAccount(tenant, { termMonths: 6 }), await fundedAccount(tenant, { termMonths: 9 })];
     const other = await createTestProject();
     const outcomes = await renderedOrErrorCode([
-      retrieveAccount({ tenant, id: first.id }),
-      retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, id: first.id }),
-      retrieveAccount({ tenant, id: second.id }),
-      retrieveAccount({ tenant: { ...tenant, environment: "live" }, id: second.id }),
-      retrieveAccount({ tenant, id: first.id }),
+      retrieveAccount({ tenant, now: await tenantNow(tenant), id: first.id }),
+      retrieveAccount({ tenant: { projectId: other.project_id, environment: "sandbox" }, now: await tenantNow({ projectId: other.project_id, environment: "sandbox" }), id: first.id }),
+      retrieveAccount({ tenant, now: await tenantNow(tenant), id: second.id }),
+      retrieveAccount({ tenant: { ...tenant, environment: "live" }, now: await tenantNow({ ...tenant, environment: "live" }), id: second.id }),
+      retrieveAccount({ tenant, now: await tenantNow(tenant), id: first.id }),
     ]);
     expect(outcomes).toEqual([
       expect.objectContaining({ id: first.id, term_months: 6 }),
@@ -120,7 +121,7 @@ describe("retrieveAccount renders what serializeAccount returns", () => {
 describe("readOwnAccount", () => {
   it("gives a term loan exactly as Prisma does, instalments in order", async () => {
     const account = await fundedAccount(tenant, { termMonths: 6 });
-    await agreeForbearance({ tenant, id: account.id, until: "2029-06-01" });
+    await agreeForbearance({ tenant, now: await tenantNow(tenant), id: account.id, until: "2029-06-01" });
     await db().account.update({ where: { id: account.id }, data: { metadata: { crm: "C-1", note: 'quote " and \\ slash' }, reference: "ref-9" } });
     const read = await readOwnAccount(tenant, account.id);
     expect(read).toStrictEqual(await byPrisma(account.id));
@@ -148,9 +149,9 @@ describe("readOwnAccount", () => {
 describe("listTransactions", () => {
   it("gives the ledger exactly as Prisma's rows serialize, newest first, paged by cursor", async () => {
     const account = await fundedAccount(tenant, { product: "flex" });
-    for (const amount of [1_000, 2_000, 3_000]) await db().$transaction((transaction) => drawDown({ tenant, id: account.id, input: { amount_pence: amount }, transaction }));
+    for (const amount of [1_000, 2_000, 3_000]) await db().$transaction(async (transaction) => drawDown({ tenant, now: await tenantNow(tenant), id: account.id, input: { amount_pence: amount }, transaction }));
     clock.set("2029-05-10T06:00:00.000Z");
-    await runDueServicing({ tenant });
+    await runDueServicing({ tenant, now: await tenantNow(tenant) });
     const expected = (await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "desc" } })).map(serializeTransaction);
     expect(expected.length).toBeGreaterThanOrEqual(4);
 

@@ -5,7 +5,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { balanceAsOf } from "@/lib/accounts/allocation";
 import { drawDown, agreeForbearance, endForbearance, settleEarly, writeOffAccount } from "@/lib/accounts/service";
-import { runDueServicing, serviceAccount } from "@/lib/accounts/servicing";
+import { runDueServicing } from "@/lib/accounts/servicing";
+import { serviceOnItsClock } from "@/lib/accounts/background";
 import { termLoanSchedule } from "@/lib/accounts/schedule";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -13,6 +14,7 @@ import type { ProjectCredentials } from "@/lib/projects/create-project";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { fundedAccount } from "./helpers";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const OPENED = "2030-01-15T12:00:00.000Z";
 
@@ -39,7 +41,7 @@ async function eventTypes(since = 0): Promise<string[]> {
 
 async function serviceOn(date: string) {
   clock.set(`${date}T06:00:00.000Z`);
-  return runDueServicing({ tenant });
+  return runDueServicing({ tenant, now: await tenantNow(tenant) });
 }
 
 describe("a term loan", () => {
@@ -116,13 +118,13 @@ describe("a term loan", () => {
     clock.set("2030-01-25T12:00:00.000Z");
     const payoff = balanceAsOf(opened, [], "2030-01-25").payoff_pence;
     expect(payoff).toBeGreaterThan(1_000_000);
-    const { account } = await settleEarly({ tenant, id: opened.id });
+    const { account } = await settleEarly({ tenant, now: await tenantNow(tenant), id: opened.id });
     expect(account.status).toBe("settled");
     const now = await state(opened.id);
     expect(now.ledger.at(-1)).toMatchObject({ type: "collection", amountPence: payoff });
     expect(balanceAsOf(now.account, now.instalments, "2030-06-01")).toEqual({ principal_outstanding_pence: 0, interest_accrued_pence: 0, arrears_pence: 0, payoff_pence: 0 });
     expect((await eventTypes()).slice(-2)).toEqual(["account.updated", "account.closed"]);
-    await expect(settleEarly({ tenant, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(settleEarly({ tenant, now: await tenantNow(tenant), id: opened.id })).rejects.toMatchObject({ code: "conflict" });
     expect(await serviceOn("2030-02-15")).toEqual({ serviced: 0 });
   });
 
@@ -130,27 +132,27 @@ describe("a term loan", () => {
     const opened = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 12 });
     clock.set("2030-02-01T12:00:00.000Z");
     const payoff = balanceAsOf(opened, [], "2030-02-01").payoff_pence;
-    const closed = await writeOffAccount({ tenant, id: opened.id });
+    const closed = await writeOffAccount({ tenant, now: await tenantNow(tenant), id: opened.id });
     expect(closed).toMatchObject({ status: "closed", principalOutstandingPence: 0, interestAccruedPence: 0, nextDueOn: null });
     expect((await state(opened.id)).ledger.at(-1)).toMatchObject({ type: "adjustment", amountPence: payoff, paymentId: null });
     expect((await eventTypes()).slice(-2)).toEqual(["account.updated", "account.closed"]);
-    await expect(writeOffAccount({ tenant, id: opened.id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(writeOffAccount({ tenant, now: await tenantNow(tenant), id: opened.id })).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("refuses a move on the other environment's account, and another project's as unknown, leaving it as it was", async () => {
     const opened = await fundedAccount(tenant, { amountPence: 1_000_000, termMonths: 12 });
-    await expect(writeOffAccount({ tenant: { ...tenant, environment: "live" }, id: opened.id })).rejects.toMatchObject({ code: "environment_mismatch" });
-    await expect(settleEarly({ tenant: { projectId: "proj_someone_else", environment: "sandbox" }, id: opened.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(writeOffAccount({ tenant: { ...tenant, environment: "live" }, now: await tenantNow({ ...tenant, environment: "live" }), id: opened.id })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(settleEarly({ tenant: { projectId: "proj_someone_else", environment: "sandbox" }, now: await tenantNow({ projectId: "proj_someone_else", environment: "sandbox" }), id: opened.id })).rejects.toMatchObject({ code: "not_found" });
     expect((await state(opened.id)).account.status).toBe("performing");
   });
 
   it("stays forborne through a failed collection, and returns to arrears when the arrangement ends with arrears left", async () => {
     const opened = await fundedAccount(tenant, { companyNumber: "12340008" });
-    expect((await agreeForbearance({ tenant, id: opened.id })).status).toBe("forborne");
+    expect((await agreeForbearance({ tenant, now: await tenantNow(tenant), id: opened.id })).status).toBe("forborne");
     await serviceOn("2030-02-15");
     expect((await state(opened.id)).account.status).toBe("forborne");
     const before = (await eventTypes()).length;
-    expect((await endForbearance({ tenant, id: opened.id })).status).toBe("in_arrears");
+    expect((await endForbearance({ tenant, now: await tenantNow(tenant), id: opened.id })).status).toBe("in_arrears");
     expect(await eventTypes(before)).toEqual(["account.updated", "account.updated"]);
   });
 });
@@ -161,7 +163,7 @@ describe("a Flex facility", () => {
     // Nothing drawn yet: the first month passes with nothing to collect.
     expect(await serviceOn("2030-02-15")).toEqual({ serviced: 0 });
     expect((await state(opened.id)).account.nextDueOn).toBe("2030-03-15");
-    await db().$transaction((transaction) => drawDown({ tenant, id: opened.id, input: { amount_pence: 600_000 }, transaction }));
+    await db().$transaction(async (transaction) => drawDown({ tenant, now: await tenantNow(tenant), id: opened.id, input: { amount_pence: 600_000 }, transaction }));
     const drawnOn = (await state(opened.id)).account;
     expect(drawnOn).toMatchObject({ principalOutstandingPence: 600_000, interestAccruedThrough: "2030-02-15", nextDueOn: "2030-03-15" });
     const interest = balanceAsOf(drawnOn, [], "2030-03-15").interest_accrued_pence;
@@ -177,14 +179,14 @@ describe("a Flex facility", () => {
   });
 });
 
-describe("serviceAccount", () => {
+describe("serviceOnItsClock", () => {
   it("passes over an account another worker holds", async () => {
     const opened = await fundedAccount(tenant);
     clock.set("2030-02-15T06:00:00.000Z");
     await db().$transaction(async (transaction) => {
       await transaction.$queryRaw`SELECT id FROM accounts WHERE id = ${opened.id} FOR UPDATE`;
-      expect(await serviceAccount(opened.id)).toBe("busy");
+      expect(await serviceOnItsClock(opened.id)).toBe("busy");
     });
-    expect(await serviceAccount(opened.id)).toBe("collected");
+    expect(await serviceOnItsClock(opened.id)).toBe("collected");
   });
 });

@@ -6,9 +6,11 @@ import { fundApplication } from "@/lib/accounts/funding";
 import { createApplication } from "@/lib/applications/create";
 import { expireApplicationNow, submitApplication } from "@/lib/applications/service";
 import { db } from "@/lib/db";
-import { decideSubmittedApplication, resolveReferral } from "@/lib/decisions/service";
+import { resolveReferral } from "@/lib/decisions/service";
+import { decideOnItsClock } from "@/lib/decisions/background";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
+import { tenantNow } from "@/lib/tenant-clock";
 
 let tenant: Tenant;
 let live: Tenant;
@@ -23,12 +25,12 @@ beforeAll(async () => {
 /** A sandbox application, taken as far as `until`: created, or submitted and decided by the sandbox engine. */
 async function application(companyNumber: string, until: "created" | "decided"): Promise<string> {
   const created = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
   if (until === "decided") {
-    await submitApplication({ tenant, id: created.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
-    await decideSubmittedApplication(created.id);
+    await submitApplication({ tenant, now: await tenantNow(tenant), id: created.id, declaredAnnualTurnoverPence: 100_000_000, queueDecisioning: false });
+    await decideOnItsClock(created.id);
   }
   return created.id;
 }
@@ -38,18 +40,18 @@ const statusOf = async (id: string) => (await db().application.findUniqueOrThrow
 describe("an application's moves", () => {
   it("submit and expire refuse the other environment's application and another project's, and leave it created", async () => {
     const id = await application("12340001", "created");
-    await expect(submitApplication({ tenant: live, id, queueDecisioning: false })).rejects.toMatchObject({ code: "environment_mismatch" });
-    await expect(submitApplication({ tenant: stranger, id, queueDecisioning: false })).rejects.toMatchObject({ code: "not_found" });
-    await expect(expireApplicationNow({ tenant: live, id })).rejects.toMatchObject({ code: "environment_mismatch" });
-    await expect(expireApplicationNow({ tenant: stranger, id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(submitApplication({ tenant: live, now: await tenantNow(live), id, queueDecisioning: false })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(submitApplication({ tenant: stranger, now: await tenantNow(stranger), id, queueDecisioning: false })).rejects.toMatchObject({ code: "not_found" });
+    await expect(expireApplicationNow({ tenant: live, now: await tenantNow(live), id })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(expireApplicationNow({ tenant: stranger, now: await tenantNow(stranger), id })).rejects.toMatchObject({ code: "not_found" });
     expect(await statusOf(id)).toBe("created");
   });
 
   it("fund refuses the other environment's approved application and another project's, and leaves it approved", async () => {
     const id = await application("12340042", "decided");
     expect(await statusOf(id)).toBe("approved");
-    await expect(fundApplication({ tenant: live, applicationId: id })).rejects.toMatchObject({ code: "environment_mismatch" });
-    await expect(fundApplication({ tenant: stranger, applicationId: id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(fundApplication({ tenant: live, now: await tenantNow(live), applicationId: id })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(fundApplication({ tenant: stranger, now: await tenantNow(stranger), applicationId: id })).rejects.toMatchObject({ code: "not_found" });
     expect(await statusOf(id)).toBe("approved");
   });
 
@@ -57,9 +59,9 @@ describe("an application's moves", () => {
     const id = await application("12340006", "decided");
     const { id: decisionId } = await db().decision.findUniqueOrThrow({ where: { applicationId: id } });
     expect(await statusOf(id)).toBe("in_review");
-    await expect(resolveReferral({ tenant: live, decisionId, outcome: "approved" })).rejects.toMatchObject({ code: "environment_mismatch" });
-    await expect(resolveReferral({ tenant: stranger, decisionId, outcome: "approved" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(resolveReferral({ tenant: live, now: await tenantNow(live), decisionId, outcome: "approved" })).rejects.toMatchObject({ code: "environment_mismatch" });
+    await expect(resolveReferral({ tenant: stranger, now: await tenantNow(stranger), decisionId, outcome: "approved" })).rejects.toMatchObject({ code: "not_found" });
     expect(await statusOf(id)).toBe("in_review");
-    expect(await resolveReferral({ decisionId, outcome: "approved" })).toMatchObject({ outcome: "approved" });
+    expect(await resolveReferral({ decisionId, now: await tenantNow(tenant), outcome: "approved" })).toMatchObject({ outcome: "approved" });
   });
 });

@@ -12,6 +12,7 @@ import type { IdentityPerson } from "@/lib/identity/schemas";
 import type { Tenant } from "@/lib/tenant";
 import { createTestProject } from "../../helpers/partner";
 import { verificationEventOf } from "../../helpers/identity";
+import { tenantNow } from "@/lib/tenant-clock";
 
 const ADA: IdentityPerson = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1985-12-10", role: "director" };
 const REVIEWED: IdentityPerson = { first_name: "Alan", last_name: "Review", date_of_birth: "1982-06-23", role: "psc" };
@@ -20,7 +21,7 @@ async function sandboxApplication(): Promise<{ tenant: Tenant; applicationId: st
   const project = await createTestProject();
   const tenant: Tenant = { projectId: project.project_id, environment: "sandbox" };
   const application = await createApplication({
-    tenant,
+    tenant, now: await tenantNow(tenant),
     input: { business: { company_number: "12345678" }, amount_pence: 500_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
   });
   return { tenant, applicationId: application.id };
@@ -34,7 +35,7 @@ describe("runIdentityCheck", () => {
     let checked: { id: string } | undefined;
     await expect(
       withDeferredTransaction(async (deferred) => {
-        checked = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction: deferred });
+        checked = await runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA], transaction: deferred });
         expect(await (await deferred.open()).identityCheck.count({ where: { id: checked.id } })).toBe(1);
         throw new RolledBack();
       }),
@@ -46,7 +47,7 @@ describe("runIdentityCheck", () => {
 
   it("commits the check with its event", async () => {
     const { tenant, applicationId } = await sandboxApplication();
-    const check = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    const check = await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [REVIEWED], transaction }));
     const [event] = await db().event.findMany({ where: { projectId: tenant.projectId, type: { startsWith: "identity." } } });
     expect(event).toMatchObject({ type: "identity.review_required", object: verificationEventOf(check) });
   });
@@ -57,9 +58,9 @@ describe("latestIdentityCheckFor", () => {
     const { tenant, applicationId } = await sandboxApplication();
     expect(await latestIdentityCheckFor(applicationId)).toBeNull();
     const clock = freezeClock("2027-08-01T09:00:00.000Z");
-    const first = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [REVIEWED], transaction }));
+    const first = await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [REVIEWED], transaction }));
     clock.advance(60_000);
-    const second = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
+    const second = await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA], transaction }));
     expect(await latestIdentityCheckFor(applicationId)).toEqual(second);
     expect(second).toMatchObject({ status: "verified", created_at: "2027-08-01T09:01:00.000Z" });
     expect(first.status).toBe("review_required");
@@ -71,7 +72,7 @@ describe("latestIdentityCheckFor", () => {
   it("reads inside a transaction it is given", async () => {
     const { tenant, applicationId } = await sandboxApplication();
     await withDeferredTransaction(async (deferred) => {
-      const check = await runIdentityCheck({ tenant, applicationId, people: [ADA], transaction: deferred });
+      const check = await runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA], transaction: deferred });
       expect(await latestIdentityCheckFor(applicationId, await deferred.open())).toEqual(check);
       expect(await latestIdentityCheckFor(applicationId)).toBeNull();
     });
@@ -83,9 +84,9 @@ describe("identityOfNamedPeople", () => {
     const { tenant, applicationId } = await sandboxApplication();
     expect(await identityOfNamedPeople(applicationId, [])).toEqual([]);
     const clock = freezeClock("2027-08-02T09:00:00.000Z");
-    await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA, REVIEWED], transaction }));
+    await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA, REVIEWED], transaction }));
     clock.advance(60_000);
-    await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA], transaction }));
+    await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA], transaction }));
     // As the journey keeps them: the applicant as typed (case and spaces aside, the same person) and a director no check named.
     const { handoffToken } = await db().application.findUniqueOrThrow({ where: { id: applicationId } });
     await openJourney(handoffToken);
@@ -99,7 +100,7 @@ describe("identityOfNamedPeople", () => {
 
   it("names no one by a check whose people were erased to their roles and results", async () => {
     const { tenant, applicationId } = await sandboxApplication();
-    const check = await withDeferredTransaction((transaction) => runIdentityCheck({ tenant, applicationId, people: [ADA, REVIEWED], transaction }));
+    const check = await withDeferredTransaction(async (transaction) => runIdentityCheck({ tenant, now: await tenantNow(tenant), applicationId, people: [ADA, REVIEWED], transaction }));
     await db().identityCheck.update({ where: { id: check.id }, data: { people: [{ role: "director", result: "verified" }, { role: "psc", result: "review_required" }] } });
     expect(await identityOfNamedPeople(applicationId, [])).toEqual([]);
   });

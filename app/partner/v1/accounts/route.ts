@@ -10,6 +10,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     query: listAccountsQuerySchema,
     responses: { 200: accountListSchema },
     errors: ["not_found"],
-    handler: async ({ tenant, query, context }) => ok(await listAccounts({ tenant, query, url: context.url.pathname })),
+    handler: async ({ tenant, now, query, context }) => ok(await listAccounts({ tenant, now, query, url: context.url.pathname })),
   }),
 });

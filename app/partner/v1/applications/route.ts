@@ -28,6 +28,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     body: createApplicationBodySchema,
     idempotent: true,
     transactionKind: batchedTransaction,
-    handler: async ({ tenant, body, transaction }) => created(await createApplication({ tenant, input: body, transaction })),
+    handler: async ({ tenant, now, body, transaction }) => created(await createApplication({ tenant, now, input: body, transaction })),
   }),
 });

@@ -7,7 +7,6 @@ import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
 import { journeyPageParamsSchema } from "@/lib/journey/schemas";
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
-import { tenantNow } from "@/lib/tenant-clock";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
 import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
@@ -36,7 +35,7 @@ export default async function JourneyStepPage({ params }: Props) {
     "about-you": () => <AboutYouStep journey={journey} />,
     bank: () => <BankStep journey={journey} />,
     consents: () => <ConsentsStep journey={journey} />,
-    waiting: async () => <WaitingStep journey={journey} now={await tenantNow(journey.tenant)} />,
+    waiting: () => <WaitingStep journey={journey} now={journey.now} />,
     offer: () => <OfferStep journey={journey} />,
     done: () => <DoneStep journey={journey} />,
   };

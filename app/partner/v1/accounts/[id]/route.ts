@@ -10,6 +10,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: accountIdParamsSchema,
     responses: { 200: accountSchema },
     errors: ["not_found"],
-    handler: async ({ tenant, params }) => ok(await retrieveAccount({ tenant, id: params.id })),
+    handler: async ({ tenant, now, params }) => ok(await retrieveAccount({ tenant, now, id: params.id })),
   }),
 });

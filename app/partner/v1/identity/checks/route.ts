@@ -16,7 +16,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     idempotent: true,
     // Opened once the provider has answered: its call (up to 4 s) holds no transaction.
     transactionKind: deferredTransaction,
-    handler: async ({ tenant, body, transaction }) =>
-      created(await runIdentityCheck({ tenant, applicationId: body.application_id, people: body.people, transaction })),
+    handler: async ({ tenant, now, body, transaction }) =>
+      created(await runIdentityCheck({ tenant, now, applicationId: body.application_id, people: body.people, transaction })),
   }),
 });

@@ -14,6 +14,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     idempotent: true,
     responses: { 201: paymentSchema },
     errors: ["not_found", "conflict", "validation_failed", "service_unavailable"],
-    handler: async ({ tenant, body, transaction }) => created(await createPaymentLink({ tenant, input: body, transaction })),
+    handler: async ({ tenant, now, body, transaction }) => created(await createPaymentLink({ tenant, now, input: body, transaction })),
   }),
 });

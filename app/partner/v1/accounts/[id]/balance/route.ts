@@ -10,6 +10,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: accountIdParamsSchema,
     responses: { 200: balanceSchema },
     errors: ["not_found"],
-    handler: async ({ tenant, params }) => ok(await retrieveBalance({ tenant, id: params.id })),
+    handler: async ({ tenant, now, params }) => ok(await retrieveBalance({ tenant, now, id: params.id })),
   }),
 });

@@ -13,6 +13,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     idempotent: true,
     responses: { 201: paymentSchema },
     errors: ["not_found", "conflict", "validation_failed"],
-    handler: async ({ tenant, params, body, transaction }) => created(await drawDown({ tenant, id: params.id, input: body, transaction })),
+    handler: async ({ tenant, now, params, body, transaction }) => created(await drawDown({ tenant, now, id: params.id, input: body, transaction })),
   }),
 });

@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: applicationIdParamsSchema,
     body: acceptOfferBodySchema,
     idempotent: true,
-    handler: async ({ tenant, params, body, transaction }) =>
-      ok(await acceptOffer({ tenant, id: params.id, signatoryName: body.signatory_name, transaction })),
+    handler: async ({ tenant, now, params, body, transaction }) =>
+      ok(await acceptOffer({ tenant, now, id: params.id, signatoryName: body.signatory_name, transaction })),
   }),
 });

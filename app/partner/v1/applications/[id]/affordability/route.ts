@@ -15,6 +15,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: applicationIdParamsSchema,
     body: recordAffordabilityBodySchema,
     idempotent: true,
-    handler: async ({ tenant, params, body, transaction }) => created(await recordAffordability({ tenant, applicationId: params.id, input: body, transaction })),
+    handler: async ({ tenant, now, params, body, transaction }) => created(await recordAffordability({ tenant, now, applicationId: params.id, input: body, transaction })),
   }),
 });

@@ -14,7 +14,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: applicationIdParamsSchema,
     body: recordConsentsBodySchema,
     idempotent: true,
-    handler: async ({ tenant, params, body, transaction }) =>
-      created(await recordConsents({ tenant, applicationId: params.id, consents: body.consents, source: "api", transaction })),
+    handler: async ({ tenant, now, params, body, transaction }) =>
+      created(await recordConsents({ tenant, now, applicationId: params.id, consents: body.consents, source: "api", transaction })),
   }),
 });

@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: applicationIdParamsSchema,
     body: submitApplicationBodySchema,
     idempotent: true,
-    handler: async ({ tenant, params, body, transaction }) =>
-      ok(await submitCompletedApplication({ tenant, id: params.id, declaredAnnualTurnoverPence: body?.declared_annual_turnover_pence, transaction })),
+    handler: async ({ tenant, now, params, body, transaction }) =>
+      ok(await submitCompletedApplication({ tenant, now, id: params.id, declaredAnnualTurnoverPence: body?.declared_annual_turnover_pence, transaction })),
   }),
 });

@@ -13,6 +13,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     auth: { kind: "bearer", scope: "applications:write" },
     params: applicationIdParamsSchema,
     body: withdrawApplicationBodySchema,
-    handler: async ({ tenant, params, body }) => ok(await withdrawApplication({ tenant, id: params.id, reason: body?.reason })),
+    handler: async ({ tenant, now, params, body }) => ok(await withdrawApplication({ tenant, now, id: params.id, reason: body?.reason })),
   }),
 });

@@ -15,6 +15,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     rateLimit: SUB_LIMITS.decisionsRefresh,
     params: decisionIdParamsSchema,
     body: refreshDecisionBodySchema,
-    handler: async ({ tenant, params }) => ok(await refreshDecision({ tenant, id: params.id })),
+    handler: async ({ tenant, now, params }) => ok(await refreshDecision({ tenant, now, id: params.id })),
   }),
 });

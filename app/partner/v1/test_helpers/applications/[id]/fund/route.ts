@@ -11,6 +11,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     errors: ["conflict"],
     auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     params: applicationIdParamsSchema,
-    handler: async ({ tenant, params }) => ok(await acceptOfferAndFund({ tenant, id: params.id })),
+    handler: async ({ tenant, now, params }) => ok(await acceptOfferAndFund({ tenant, now, id: params.id })),
   }),
 });

@@ -13,6 +13,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     params: applicationIdParamsSchema,
     body: submitApplicationBodySchema,
-    handler: async ({ tenant, params, body }) => ok(await submitAsApplicant({ tenant, id: params.id, declaredAnnualTurnoverPence: body?.declared_annual_turnover_pence })),
+    handler: async ({ tenant, now, params, body }) => ok(await submitAsApplicant({ tenant, now, id: params.id, declaredAnnualTurnoverPence: body?.declared_annual_turnover_pence })),
   }),
 });

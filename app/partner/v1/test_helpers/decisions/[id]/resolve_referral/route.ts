@@ -12,6 +12,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     auth: { kind: "bearer", scope: "applications:write", sandboxOnly: true },
     params: decisionIdParamsSchema,
     body: resolveReferralBodySchema,
-    handler: async ({ tenant, params, body }) => ok(await resolveReferralAsUnderwriter({ tenant, decisionId: params.id, ...body })),
+    handler: async ({ tenant, now, params, body }) => ok(await resolveReferralAsUnderwriter({ tenant, now, decisionId: params.id, ...body })),
   }),
 });

@@ -11,7 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     body: failPaymentBodySchema,
     responses: { 200: paymentSchema },
     errors: ["not_found", "conflict"],
-    handler: async ({ tenant, params, body }) =>
-      ok(await recordBankAnswer({ tenant, id: params.id, answer: { outcome: "failed", failureCode: body.failure_code } })),
+    handler: async ({ tenant, now, params, body }) =>
+      ok(await recordBankAnswer({ tenant, now, id: params.id, answer: { outcome: "failed", failureCode: body.failure_code } })),
   }),
 });

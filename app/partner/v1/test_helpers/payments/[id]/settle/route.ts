@@ -10,6 +10,6 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
     params: paymentIdParamsSchema,
     responses: { 200: paymentSchema },
     errors: ["not_found", "conflict"],
-    handler: async ({ tenant, params }) => ok(await recordBankAnswer({ tenant, id: params.id, answer: { outcome: "settled" } })),
+    handler: async ({ tenant, now, params }) => ok(await recordBankAnswer({ tenant, now, id: params.id, answer: { outcome: "settled" } })),
   }),
 });
