@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { z } from "zod";
 import { config } from "../env";
-import { ApiError, renderErrorPage } from "../errors";
+import { ApiError, ERROR_CATALOGUE, renderErrorPage } from "../errors";
 import { rateLimiter } from "../ratelimit/limiter";
 import { scalePolicy, SIGN_IN_ADDRESS_LIMIT, SIGN_IN_EMAIL_LIMIT } from "../ratelimit/policies";
 import { clientAddress } from "../wire/client-address";
@@ -36,7 +36,7 @@ function sendError(response: ServerResponse, error: ApiError, correlationId: str
 }
 
 function sendTicketExpired(response: ServerResponse): void {
-  sendPage(response, 401, ticketExpiredPage(), { "Content-Security-Policy": providerPagePolicy() });
+  sendPage(response, ERROR_CATALOGUE.sso_ticket_expired.status, ticketExpiredPage(), { "Content-Security-Policy": providerPagePolicy() });
 }
 
 function redirect(response: ServerResponse, location: string): void {

@@ -6,10 +6,13 @@ import type { KoaContextWithOIDC } from "oidc-provider";
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 
-/** The policy of every page here: `formTargets` are the origins its form may post or be redirected to. */
-export function providerPagePolicy(formTargets: readonly string[] = []): string {
-  const formAction = formTargets.length === 0 ? "'none'" : ["'self'", ...formTargets].join(" ");
-  return `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
+/**
+ * The policy of every page here: its forms may post to this origin and be redirected on to `formTargets` (Chromium
+ * applies form-action to a form's redirects too); no script runs unless `scripts` allows it.
+ */
+export function providerPagePolicy(formTargets: readonly string[] = [], options: { scripts?: string } = {}): string {
+  const formAction = ["'self'", ...formTargets].join(" ");
+  return `default-src 'none'; script-src ${options.scripts ?? "'none'"}; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
 }
 
 const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#0b0c0c;background:#fff;line-height:1.5}
@@ -69,7 +72,7 @@ export async function renderSignedOutPage(ctx: KoaContextWithOIDC): Promise<void
 export function ticketExpiredPage(): string {
   return providerPage({
     title: "Sign in took too long",
-    body: "<h1>Sign in took too long</h1><p>For your security, you have 2 minutes to sign in. Go back to the service you came from and start again.</p>",
+    body: '<h1>Sign in took too long</h1><p>For your security, you have 2 minutes to sign in. Go back to the service you came from and start again.</p><p class="hint">Error code: sso_ticket_expired</p>',
   });
 }
 

@@ -10,7 +10,7 @@ import { config, SSO_PATH } from "../env";
 import { PrismaSignInAdapter } from "./adapter";
 import { signInClientSecretMatches } from "./clients";
 import { loadSignInProviderKeys } from "./keys";
-import { renderProviderErrorPage, renderSignedOutPage, renderSignOutPage } from "./pages";
+import { providerPagePolicy, renderProviderErrorPage, renderSignedOutPage, renderSignOutPage } from "./pages";
 import { CLAIMS_BY_SCOPE, SIGN_IN_SCOPES } from "./scopes";
 import { findSignInUser, userClaims } from "./users";
 
@@ -36,8 +36,12 @@ function requireState(_ctx: KoaContextWithOIDC, value: string | undefined): void
   if (!value) throw new errors.InvalidRequest("state is required");
 }
 
-function requireOpenidScope(_ctx: KoaContextWithOIDC, value: string | undefined): void {
-  if (!value?.split(" ").includes("openid")) throw new errors.InvalidScope("the openid scope is required", "openid");
+/** Marks a request that asked for a response mode other than the query (pageDefaults takes it off first). */
+const REFUSED_RESPONSE_MODE = Symbol("refusedResponseMode");
+
+function onlyQueryResponseMode(ctx: KoaContextWithOIDC): void {
+  // The code comes back in the query (spec 4.10), never in a page that posts itself to the client.
+  if ((ctx.state as Record<symbol, unknown>)[REFUSED_RESPONSE_MODE]) throw new errors.InvalidRequest("response_mode must be query");
 }
 
 async function configuration(): Promise<Configuration> {
@@ -74,7 +78,8 @@ async function configuration(): Promise<Configuration> {
       token_endpoint_auth_method: "client_secret_basic",
     },
     enabledJWA: { idTokenSigningAlgValues: ["ES256", "RS256"] },
-    extraParams: { state: requireState, scope: requireOpenidScope },
+    // A scope without openid is refused by oidc-provider itself (invalid_request): our clients all require_auth_time.
+    extraParams: { state: requireState, response_mode: onlyQueryResponseMode },
     ttl: { ...SIGN_IN_LIFETIMES },
     issueRefreshToken: async () => true,
     rotateRefreshToken: () => true,
@@ -114,7 +119,41 @@ export async function createSignInProvider(): Promise<Provider> {
     return signInClientSecretMatches(this.clientId, presented);
   };
   bindIdTokensToAccessTokens(provider);
+  provider.use(pageDefaults);
   return provider;
+}
+
+/**
+ * Every answer starts with a policy under which nothing runs and nobody frames it; a page of ours sets its own
+ * (lib/oidc/pages.ts), and oidc-provider adds the hash of the one inline script it writes (the sign-out form that
+ * posts itself) to script-src. Discovery lists only the query response mode, the one we accept.
+ */
+async function pageDefaults(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  ctx.set("Content-Security-Policy", providerPagePolicy([], { scripts: "'strict-dynamic'" }));
+  ctx.set("X-Content-Type-Options", "nosniff");
+  if (ctx.path === "/authorize" && ctx.method !== "GET") {
+    // Spec 4.10 names GET only; a POSTed authorization request could not be answered in the query.
+    ctx.status = 405;
+    ctx.set("Allow", "GET");
+    return;
+  }
+  const responseMode = ctx.query.response_mode;
+  if (ctx.path === "/authorize" && responseMode !== undefined && responseMode !== "query") {
+    // Taken off so the error about it goes back in the query, not by the mode it asked for.
+    (ctx.state as Record<symbol, unknown>)[REFUSED_RESPONSE_MODE] = true;
+    const { response_mode: _refused, ...rest } = ctx.query;
+    ctx.query = rest;
+  }
+  await next();
+  if (ctx.oidc?.route === "discovery" && ctx.body && typeof ctx.body === "object") {
+    (ctx.body as Record<string, unknown>).response_modes_supported = ["query"];
+  }
+  // The sign-out form goes on to the client's post-logout page: the policy must let the form's redirect go there.
+  if (ctx.oidc?.route === "end_session" && ctx.oidc.client) {
+    const origins = (ctx.oidc.client.postLogoutRedirectUris ?? []).map((uri: string) => new URL(uri).origin);
+    const policy = String(ctx.response.get("Content-Security-Policy"));
+    if (origins.length > 0) ctx.set("Content-Security-Policy", policy.replace("form-action 'self';", `form-action 'self' ${origins.join(" ")};`));
+  }
 }
 
 /**

@@ -43,10 +43,14 @@ export interface Browser {
   post(url: string, form: Record<string, string>): Promise<Response>;
 }
 
-export function newBrowser(): Browser {
+/** The header tests name as TRUSTED_PROXY_HEADER, so each browser has an address (and rate-limit bucket) of its own. */
+export const CLIENT_ADDRESS_HEADER = "x-test-client-address";
+
+export function newBrowser(address = `10.${randomOctet()}.${randomOctet()}.${randomOctet()}`): Browser {
   const jar = new CookieJar();
   const send = async (url: string, init: RequestInit) => {
-    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), cookie: jar.header(url) } });
+    const headers = { ...(init.headers as Record<string, string>), cookie: jar.header(url), accept: "text/html", [CLIENT_ADDRESS_HEADER]: address };
+    const response = await fetch(url, { ...init, redirect: "manual", headers });
     jar.store(response);
     return response;
   };
@@ -55,6 +59,10 @@ export function newBrowser(): Browser {
     get: (url) => send(url, { method: "GET" }),
     post: (url, form) => send(url, { method: "POST", body: new URLSearchParams(form), headers: { "content-type": "application/x-www-form-urlencoded" } }),
   };
+}
+
+function randomOctet(): number {
+  return Math.floor(Math.random() * 254) + 1;
 }
 
 export function locationOf(response: Response, base: string): string {
