@@ -1,10 +1,9 @@
 // The pages the sign-in provider answers with itself (not the sign-in and consent pages, which are Next pages):
 // an error it cannot send back to the client, sign-out, the expired ticket and too many sign-in attempts. Each
-// carries its own policy (nothing runs, nobody frames it) and nothing personal: no email, no name.
-import type { KoaContextWithOIDC } from "oidc-provider";
-
+// carries its own policy (nothing runs, nobody frames it) and nothing personal: no email, no name. Plain HTML
+// strings, so proxy.ts may answer with one too (oidc-provider's own hooks are lib/oidc/provider-pages.ts).
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
 
 /**
  * The policy of every page here: its forms may post to this origin and be redirected on to `formTargets` (Chromium
@@ -28,44 +27,6 @@ export function providerPage(options: { title: string; body: string }): string {
 <title>${escapeHtml(options.title)} · Lending Platform sign in</title><style>${STYLE}</style></head>
 <body><main>${options.body}</main></body></html>
 `;
-}
-
-function answerHtml(ctx: KoaContextWithOIDC, html: string, formTargets: readonly string[] = []): void {
-  ctx.type = "html";
-  ctx.set("Content-Security-Policy", providerPagePolicy(formTargets));
-  ctx.set("X-Content-Type-Options", "nosniff");
-  ctx.set("Cache-Control", "no-store");
-  ctx.body = html;
-}
-
-/** What went wrong, said to the person, for the errors that cannot go back to the service (unknown client, bad redirect). */
-export async function renderProviderErrorPage(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): Promise<void> {
-  const description = out.error_description ? `<p class="hint">${escapeHtml(out.error_description)} (${escapeHtml(out.error)})</p>` : `<p class="hint">${escapeHtml(out.error)}</p>`;
-  answerHtml(
-    ctx,
-    providerPage({
-      title: "Sorry, sign in did not work",
-      body: `<h1>Sorry, sign in did not work</h1><p>The service that sent you here asked for something we cannot do. Go back to the service and try again, or contact it if this keeps happening.</p>${description}`,
-    }),
-  );
-}
-
-const postLogoutOrigins = (ctx: KoaContextWithOIDC): string[] =>
-  (ctx.oidc.client?.postLogoutRedirectUris ?? []).map((uri: string) => new URL(uri).origin);
-
-export async function renderSignOutPage(ctx: KoaContextWithOIDC, form: string): Promise<void> {
-  answerHtml(
-    ctx,
-    providerPage({
-      title: "Sign out",
-      body: `<h1>Do you want to sign out?</h1>${form}<button type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button><button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>`,
-    }),
-    postLogoutOrigins(ctx),
-  );
-}
-
-export async function renderSignedOutPage(ctx: KoaContextWithOIDC): Promise<void> {
-  answerHtml(ctx, providerPage({ title: "Signed out", body: "<h1>You have signed out</h1><p>You can close this page.</p>" }));
 }
 
 /** The SSO session ticket (our interaction) lasted more than 120 s (spec 5.3: 401 `sso_ticket_expired`). */

@@ -10,7 +10,8 @@ import { config, SSO_PATH } from "../env";
 import { PrismaSignInAdapter } from "./adapter";
 import { signInClientSecretMatches } from "./clients";
 import { loadSignInProviderKeys } from "./keys";
-import { providerPagePolicy, renderProviderErrorPage, renderSignedOutPage, renderSignOutPage } from "./pages";
+import { providerPagePolicy } from "./pages";
+import { renderProviderErrorPage, renderSignedOutPage, renderSignOutPage } from "./provider-pages";
 import { CLAIMS_BY_SCOPE, SIGN_IN_SCOPES } from "./scopes";
 import { findSignInUser, userClaims } from "./users";
 
