@@ -287,6 +287,11 @@ export function productionConfigWarnings(settings: Config): string[] {
       "TRUSTED_PROXY_HEADER is not set: per-address limits key on the socket's peer, so behind a reverse proxy every caller shares the proxy's address (one rate-limit bucket for everyone). Set it to the header your proxy writes the client's address to (e.g. x-forwarded-for).",
     );
   }
+  if (!settings.OAUTH_KEY_ENCRYPTION_KEY) {
+    warnings.push(
+      "OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider (SSO_URL) keeps its keys in the database only sealed under it, so it answers 500 until it is set (openssl rand -base64 32 makes one).",
+    );
+  }
   if (!settings.HEALTHZ_INTERNAL_TOKEN) {
     warnings.push("HEALTHZ_INTERNAL_TOKEN is not set: GET /healthz/internal answers 404 to everyone (openssl rand -hex 32 makes a token).");
   }

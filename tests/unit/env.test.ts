@@ -118,6 +118,12 @@ describe("the operators' internal surface and a reverse proxy", () => {
     expect(productionConfigWarnings({ ...bare, TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token })).toEqual([]);
   });
 
+  it("warns npm start that the sign-in provider needs OAUTH_KEY_ENCRYPTION_KEY even when OAUTH_SIGNING_KEY is set", () => {
+    const settings = parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify({ kty: "OKP", crv: "Ed25519", x: "x", d: "d" }), TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token });
+    expect(() => assertProductionConfig(settings)).not.toThrow();
+    expect(productionConfigWarnings(settings)).toEqual([expect.stringMatching(/^OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider/)]);
+  });
+
   it("tells a request a proxy on this machine relayed while TRUSTED_PROXY_HEADER is unset, for npm start's warning", () => {
     const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
     const unset = { TRUSTED_PROXY_HEADER: undefined };
