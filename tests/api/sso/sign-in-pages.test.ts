@@ -82,3 +82,19 @@ describe("the sign-in page", () => {
     expect(html).toContain("sso_ticket_expired");
   });
 });
+
+describe("the hourly maintenance", () => {
+  it("prunes the provider's rows a day after they expired, keeping a ticket that only just did", async () => {
+    const { runMaintenance } = await import("@/lib/background/catalogue");
+    const { db } = await import("@/lib/db");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { uid } = await newInteraction();
+    const expiresAt = (await db().oidcArtifact.findUniqueOrThrow({ where: { kind_id: { kind: "Interaction", id: uid } } })).expiresAt!;
+    vi.setSystemTime(expiresAt.getTime() + 24 * 60 * 60_000 - 1_000);
+    await runMaintenance();
+    expect(await db().oidcArtifact.count({ where: { kind: "Interaction", id: uid } })).toBe(1);
+    vi.setSystemTime(expiresAt.getTime() + 24 * 60 * 60_000 + 1_000);
+    expect((await runMaintenance()).signInArtifactsPruned).toBeGreaterThanOrEqual(1);
+    expect(await db().oidcArtifact.count({ where: { kind: "Interaction", id: uid } })).toBe(0);
+  });
+});

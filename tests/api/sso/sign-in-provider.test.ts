@@ -132,6 +132,7 @@ describe("discovery", () => {
       subject_types_supported: ["public"],
       token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
       authorization_response_iss_parameter_supported: true,
+      response_modes_supported: ["query"],
     });
     expect(metadata.id_token_signing_alg_values_supported[0]).toBe("ES256");
     expect(metadata.id_token_signing_alg_values_supported).toContain("RS256");
@@ -258,6 +259,21 @@ describe("the authorization code flow", () => {
     const userinfo = await fetch(`${sso}/userinfo`, { headers: { authorization: `Bearer ${second.access_token}` } });
     expect(userinfo.status).toBe(401);
     expect(await findSignInAccessToken(second.access_token)).toBeNull();
+  });
+
+  it("keeps the session in an HttpOnly, SameSite=Lax cookie (Secure only when SSO_URL is https, which here it is not)", async () => {
+    const rp = await createTestClient();
+    const user = await createTestUser();
+    const browser = newBrowser();
+    const login = await followRedirects(browser, await authorizeUrl(rp.client_id), sso);
+    const posted = await browser.post(`${sso}/interaction/${interactionUid(login.url)}/login`, { email: user.email, password: TEST_PASSWORD });
+    const resumed = await browser.get(locationOf(posted, sso));
+    const session = resumed.headers.getSetCookie().find((cookie) => cookie.startsWith("sso_session="));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/; path=\/;/i);
+    expect(session).toMatch(/; httponly/i);
+    expect(session).toMatch(/; samesite=lax/i);
+    expect(session).not.toMatch(/; secure/i);
   });
 
   it("skips the forms for a signed-in person who already allowed the client, and shows the form again with prompt=login", async () => {
