@@ -232,6 +232,14 @@ describe("the authorization code flow", () => {
     expect(row.secretHash).not.toContain(rp.client_secret!);
   });
 
+  it("lets a browser app call userinfo from its own redirect origin, and no other", async () => {
+    const { rp, start, callback } = await signedIn("openid");
+    const tokens = await exchange(rp.configuration, callback, start);
+    const from = (origin: string) => fetch(`${sso}/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}`, origin } });
+    expect((await from("https://rp.example.test")).headers.get("access-control-allow-origin")).toBe("https://rp.example.test");
+    expect((await from("https://evil.example.test")).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("works for a public client with PKCE alone", async () => {
     const registered = await createTestClient({ public: true });
     expect(registered).not.toHaveProperty("client_secret");
