@@ -404,6 +404,15 @@ describe("the sign-in form", () => {
     expect(JSON.stringify(entries)).not.toContain(user.email);
   });
 
+  it("answers 429 once one address has tried 20 times, whatever the emails", async () => {
+    const { browser, uid } = await atLoginForm();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 21; attempt += 1) {
+      statuses.push((await browser.post(`${sso}/interaction/${uid}/login`, { email: `someone.${attempt}@example.test`, password: "wrong password" })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(303), 429]);
+  });
+
   it("answers 401 sso_ticket_expired with a page saying to start again once the ticket is over 120 seconds old", async () => {
     const user = await createTestUser();
     vi.useFakeTimers({ toFake: ["Date"] });
