@@ -556,3 +556,12 @@ describe("end session", () => {
     expect(redirectError(locationOf(silent, sso))).toMatchObject({ error: "login_required" });
   });
 });
+
+describe("the interaction forms", () => {
+  it("answer a post for an interaction that does not exist with a 404 page", async () => {
+    const response = await newBrowser().post(`${sso}/interaction/no-such-interaction/login`, { email: "a@example.test", password: "whatever it is" });
+    const html = await expectErrorPage(response, 404);
+    expect(html).toContain("This link is not valid");
+    expect(html).not.toContain("no-such-interaction");
+  });
+});
