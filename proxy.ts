@@ -4,7 +4,7 @@
 // apply.js widget started, by the page that started it (lib/journey/framing.ts). A view of a page that reads the
 // database for the token in its address (the journey, the payment page) spends from its address's bucket first.
 import { NextResponse, type NextRequest } from "next/server";
-import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf } from "./lib/pages/security-headers";
+import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -15,7 +15,9 @@ export async function proxy(request: NextRequest) {
   const kind = pageKindOf(pathname);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const token = kind === "journey" ? journeyTokenOf(pathname) : null;
-  const policy = pageContentSecurityPolicy(kind, nonce, token ? await embeddingOrigin(token) : null);
+  const signIn = kind === "sign-in" ? await signInPageTargets(signInInteractionOf(pathname)!) : null;
+  if (signIn instanceof Response) return signIn;
+  const policy = pageContentSecurityPolicy(kind, nonce, token ? await embeddingOrigin(token) : null, signIn ?? []);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
@@ -30,6 +32,19 @@ export async function proxy(request: NextRequest) {
 async function embeddingOrigin(token: string): Promise<string | null> {
   const { embeddingOriginForToken } = await import("./lib/journey/framing");
   return embeddingOriginForToken(token);
+}
+
+// Loaded on the first sign-in page, like the framing lookup: the origins its forms' redirects may end at, or, for a
+// ticket over 120 seconds old, the 401 page a page cannot answer with itself (spec 5.3, `sso_ticket_expired`).
+async function signInPageTargets(uid: string): Promise<string[] | Response> {
+  const { interactionView } = await import("./lib/oidc/interaction-view");
+  const view = await interactionView(uid);
+  if (view?.state !== "expired") return view?.formTargets ?? [];
+  const { providerPagePolicy, ticketExpiredPage } = await import("./lib/oidc/pages");
+  return new Response(ticketExpiredPage(), {
+    status: 401,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": providerPagePolicy(), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+  });
 }
 
 // Loaded on the first hosted page, like the framing lookup.

@@ -17,6 +17,7 @@ import { paymentFail, paymentSettle } from "./commands/payment";
 import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } from "./commands/project";
 import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
 import { seed } from "./commands/seed";
+import { oidcClientCreate, userCreate } from "./commands/sign-in";
 import { notificationsList, webhooksAttempts } from "./commands/webhooks";
 
 const COMMANDS: Command[] = [
@@ -41,6 +42,8 @@ const COMMANDS: Command[] = [
   notificationsList,
   listen,
   oauthRotateSigningKey,
+  oidcClientCreate,
+  userCreate,
   maintenanceRun,
   cmsPut,
   cmsPublish,

@@ -89,6 +89,16 @@ const configSchema = z.object({
     .optional(),
   /** Public JWKs (JSON array) of keys retired from signing, still listed in the JWKS while their tokens live. */
   OAUTH_PREVIOUS_SIGNING_KEYS: jsonVariable(z.array(ed25519Jwk.omit({ d: true }))).optional(),
+  /**
+   * Secrets (comma-separated, at least 32 characters each) that sign the sign-in provider's cookies; the first
+   * signs, all verify, so a new one can be put first and an old one dropped later. Unset: one random secret is
+   * generated once and kept in the database (sealed under OAUTH_KEY_ENCRYPTION_KEY when that is set).
+   */
+  SSO_COOKIE_KEYS: z
+    .string()
+    .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(32, "each key must be at least 32 characters")).min(1))
+    .optional(),
   /** Rate-limit store: Upstash over REST when both are set, else a plain Redis at REDIS_URL, else in process. */
   UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -211,11 +221,23 @@ function parseEnvironment<S extends z.ZodType>(schema: S, environment: Record<st
   return result.data;
 }
 
-/** The app's configuration from `environment`; each host defaults to BASE_URL, which defaults to the app's origin. */
+/**
+ * The sign-in provider's path on its host. Its pages (app/sso) and the provider's endpoints share it, so SSO_URL
+ * may name another host but always this path.
+ */
+export const SSO_PATH = "/sso";
+
+/**
+ * The app's configuration from `environment`; each host defaults to BASE_URL, which defaults to the app's origin,
+ * and SSO_URL to BASE_URL's `/sso`: the provider's issuer must differ from HUB_URL, the partner OAuth server's.
+ */
 export function parseConfig(environment: Record<string, string | undefined>): Config {
   const parsed = parseEnvironment(configSchema, environment);
   if (parsed.IDENTITY_PROVIDER === "http" && !parsed.IDENTITY_PROVIDER_URL) {
     throw new ConfigError("Invalid configuration:\n  IDENTITY_PROVIDER_URL: is required when IDENTITY_PROVIDER is http");
+  }
+  if (parsed.SSO_URL !== undefined && new URL(parsed.SSO_URL).pathname !== SSO_PATH) {
+    throw new ConfigError(`Invalid configuration:\n  SSO_URL: must end in the path ${SSO_PATH} (the sign-in pages live there), e.g. https://sso.example.com${SSO_PATH}`);
   }
   const origin = `http://localhost:${parsed.PORT}`;
   const base = parsed.BASE_URL ?? origin;
@@ -224,7 +246,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
     BASE_URL: base,
     HUB_URL: parsed.HUB_URL ?? base,
     PARTNER_API_URL: parsed.PARTNER_API_URL ?? base,
-    SSO_URL: parsed.SSO_URL ?? base,
+    SSO_URL: parsed.SSO_URL ?? `${base}${SSO_PATH}`,
     APPLY_URL: parsed.APPLY_URL ?? base,
     JS_URL: parsed.JS_URL ?? base,
   };
@@ -263,6 +285,11 @@ export function productionConfigWarnings(settings: Config): string[] {
   if (!settings.TRUSTED_PROXY_HEADER) {
     warnings.push(
       "TRUSTED_PROXY_HEADER is not set: per-address limits key on the socket's peer, so behind a reverse proxy every caller shares the proxy's address (one rate-limit bucket for everyone). Set it to the header your proxy writes the client's address to (e.g. x-forwarded-for).",
+    );
+  }
+  if (!settings.OAUTH_KEY_ENCRYPTION_KEY) {
+    warnings.push(
+      "OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider (SSO_URL) keeps its keys in the database only sealed under it, so it answers 500 until it is set (openssl rand -base64 32 makes one).",
     );
   }
   if (!settings.HEALTHZ_INTERNAL_TOKEN) {

@@ -36,6 +36,8 @@ export const ID_PREFIXES = {
   applicationConsent: "consent",
   /** Open-banking turnover recorded for an application's affordability (ours). */
   affordabilityRecord: "aff",
+  /** A relying party of the sign-in provider (ours; the partner plane's OAuth clients are `svc_client_`). */
+  signInClient: "sso_client",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

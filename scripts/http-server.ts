@@ -4,6 +4,7 @@
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { isSignInProviderRequest } from "../lib/oidc/mount-path";
 import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/wire/client-address";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -30,6 +31,15 @@ function withoutRouterVary(response: http.ServerResponse): void {
   } as http.ServerResponse["writeHead"];
 }
 
+/**
+ * The sign-in provider (oidc-provider, a Koa app) runs here, beside Next and never inside it: loaded on the first
+ * sign-in request, so a process that serves none never loads it.
+ */
+async function handleSignIn(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  const { handleSignInProviderRequest } = await import("../lib/oidc/mount");
+  await handleSignInProviderRequest(request, response);
+}
+
 let proxyWarned = false;
 
 /** Once per process: a same-host proxy without TRUSTED_PROXY_HEADER puts every caller in one bucket (docs/limits-and-idempotency.md). */
@@ -48,6 +58,7 @@ export async function startHttpServer(options: { dev: boolean; port: number; hos
   const server = http.createServer((request, response) => {
     stampPeerAddress(request);
     warnOfUntrustedProxy(request);
+    if (isSignInProviderRequest(request.method ?? "GET", request.url ?? "/")) return void handleSignIn(request, response);
     withoutRouterVary(response);
     void handle(request, response);
   });

@@ -9,17 +9,25 @@ import { config } from "../env";
 /**
  * `journey`: the hosted application journey (/apply/{token}/…). `api-reference`: /docs/api, whose Scalar renderer
  * writes its styles into the page. `widget-demo`: /v1/demo, a partner's page that opens the journey through
- * apply.js. `page`: everything else (the payment page, the site's pages, a 404).
+ * apply.js. `sign-in`: the sign-in provider's sign-in and consent page (/sso/interaction/{uid}), whose forms'
+ * redirects end at the relying party. `page`: everything else (the payment page, the site's pages, a 404).
  */
-export type PageKind = "journey" | "api-reference" | "widget-demo" | "page";
+export type PageKind = "journey" | "api-reference" | "widget-demo" | "sign-in" | "page";
 
 const JOURNEY_PATH = /^\/apply\/(?!v1(?:\/|$))([^/]+)/;
+const SIGN_IN_PATH = /^\/sso\/interaction\/([^/]+)\/?$/;
 
 export function pageKindOf(pathname: string): PageKind {
   if (JOURNEY_PATH.test(pathname)) return "journey";
   if (pathname === "/docs/api") return "api-reference";
   if (pathname === "/v1/demo") return "widget-demo";
+  if (SIGN_IN_PATH.test(pathname)) return "sign-in";
   return "page";
+}
+
+/** The interaction uid of a sign-in page's address. */
+export function signInInteractionOf(pathname: string): string | null {
+  return SIGN_IN_PATH.exec(pathname)?.[1] ?? null;
 }
 
 /** The handoff token of a journey page's address. */
@@ -36,12 +44,16 @@ export function isHostedPage(method: string, pathname: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
   const journey = /^\/apply\/(?!v1$)[^/]+(?:\/([^/]+))?\/?$/.exec(pathname);
   if (journey) return journey[1] !== "status";
-  return /^\/pay\/[^/]+\/?$/.test(pathname);
+  return /^\/pay\/[^/]+\/?$/.test(pathname) || SIGN_IN_PATH.test(pathname);
 }
 
 const originOf = (url: string) => new URL(url).origin;
 
-export function pageContentSecurityPolicy(kind: PageKind, nonce: string, embeddingOrigin: string | null = null): string {
+/**
+ * `formTargets`: on a sign-in page, the origins of its client's redirect URIs. Chromium applies form-action to the
+ * redirects that follow a form post, and Allow (or a sign-in the person already consented to) ends at the client.
+ */
+export function pageContentSecurityPolicy(kind: PageKind, nonce: string, embeddingOrigin: string | null = null, formTargets: readonly string[] = []): string {
   // The development server evaluates its modules' source; a production build never does.
   const devScriptSources = config().NODE_ENV === "production" ? "" : " 'unsafe-eval'";
   // apply.js on the demo page calls the start endpoint and frames the journey, both on APPLY_URL.
@@ -57,7 +69,7 @@ export function pageContentSecurityPolicy(kind: PageKind, nonce: string, embeddi
     `frame-src 'self'${applyOrigin}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    kind === "sign-in" ? ["form-action 'self'", ...formTargets].join(" ") : "form-action 'self'",
     kind === "journey" ? `frame-ancestors 'self'${embeddingOrigin ? ` ${embeddingOrigin}` : ""}` : "frame-ancestors 'none'",
   ].join("; ");
 }
@@ -67,5 +79,6 @@ export function pageHeaders(kind: PageKind): Readonly<Record<string, string>> {
   // The journey's address carries the handoff token: no Referer, no copy kept. (The payment page sets its
   // referrer policy in its markup: `no-referrer` would blank the Origin its own form posts are checked by.)
   if (kind === "journey") return { "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
+  if (kind === "sign-in") return { "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
   return { "X-Content-Type-Options": "nosniff" };
 }

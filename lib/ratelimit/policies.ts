@@ -181,3 +181,15 @@ export function scalePolicy<P extends RatePolicy>(policy: P, scale: number): P {
   scaledPolicies.set(policy, { scale, scaled });
   return scaled;
 }
+
+/**
+ * Sign-in attempts at the sign-in provider (lib/oidc/interactions.ts), per client address: an office behind one
+ * address may sign several people in, so bursts of 20, then one every five seconds.
+ */
+export const SIGN_IN_ADDRESS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "sign-in-address", ratePerSecond: 0.2, burst: 20 };
+
+/**
+ * Sign-in attempts per email address (keyed by its hash), wherever they come from: five, then one a minute, so a
+ * password cannot be guessed from many addresses at once.
+ */
+export const SIGN_IN_EMAIL_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "sign-in-email", ratePerSecond: 1 / 60, burst: 5 };

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { listenForCommits } from "@/lib/background/start";
+import { isSignInProviderRequest } from "@/lib/oidc/mount-path";
 import { stampPeerAddress } from "@/lib/wire/client-address";
 import type { RouteHandlers } from "@/lib/http/route";
 
@@ -107,6 +108,13 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
   const routes = [...extras, ...discoverRoutes(APP_DIR).sort(specificity)];
 
   const server = http.createServer(async (incoming, outgoing) => {
+    // As scripts/http-server.ts does: the sign-in provider's requests go to it, not to the route handlers.
+    if (isSignInProviderRequest(incoming.method ?? "GET", incoming.url ?? "/")) {
+      stampPeerAddress(incoming);
+      const { handleSignInProviderRequest } = await import("@/lib/oidc/mount");
+      await handleSignInProviderRequest(incoming, outgoing);
+      return;
+    }
     try {
       const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "127.0.0.1"}`);
       const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);

@@ -7,9 +7,11 @@ import { isOperatorRequest } from "@/lib/http/operator-access";
 describe("configuration", () => {
   it("defaults every host of the spec to the one origin the app listens on", () => {
     const settings = parseConfig({ PORT: "4100" });
-    for (const host of ["BASE_URL", "HUB_URL", "PARTNER_API_URL", "SSO_URL", "APPLY_URL", "JS_URL"] as const) {
+    for (const host of ["BASE_URL", "HUB_URL", "PARTNER_API_URL", "APPLY_URL", "JS_URL"] as const) {
       expect(settings[host]).toBe("http://localhost:4100");
     }
+    // The sign-in provider's issuer: a path of the one origin, so it differs from HUB_URL's OAuth issuer.
+    expect(settings.SSO_URL).toBe("http://localhost:4100/sso");
     expect(settings.BODY_LIMIT_BYTES).toBe(1024 * 1024);
   });
 
@@ -17,6 +19,12 @@ describe("configuration", () => {
     const settings = parseConfig({ BASE_URL: "https://lend.example/", APPLY_URL: "https://apply.lend.example" });
     expect(settings.HUB_URL).toBe("https://lend.example");
     expect(settings.APPLY_URL).toBe("https://apply.lend.example");
+  });
+
+  it("follows BASE_URL for SSO_URL's host, and refuses an SSO_URL on any path but /sso", () => {
+    expect(parseConfig({ BASE_URL: "https://lend.example" }).SSO_URL).toBe("https://lend.example/sso");
+    expect(parseConfig({ SSO_URL: "https://id.lend.example/sso/" }).SSO_URL).toBe("https://id.lend.example/sso");
+    expect(() => parseConfig({ SSO_URL: "https://id.lend.example" })).toThrow(/SSO_URL: must end in the path \/sso/);
   });
 
   it("treats blank variables as unset", () => {
@@ -108,6 +116,12 @@ describe("the operators' internal surface and a reverse proxy", () => {
       "HEALTHZ_INTERNAL_TOKEN is not set: GET /healthz/internal answers 404 to everyone (openssl rand -hex 32 makes a token).",
     ]);
     expect(productionConfigWarnings({ ...bare, TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token })).toEqual([]);
+  });
+
+  it("warns npm start that the sign-in provider needs OAUTH_KEY_ENCRYPTION_KEY even when OAUTH_SIGNING_KEY is set", () => {
+    const settings = parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify({ kty: "OKP", crv: "Ed25519", x: "x", d: "d" }), TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token });
+    expect(() => assertProductionConfig(settings)).not.toThrow();
+    expect(productionConfigWarnings(settings)).toEqual([expect.stringMatching(/^OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider/)]);
   });
 
   it("tells a request a proxy on this machine relayed while TRUSTED_PROXY_HEADER is unset, for npm start's warning", () => {

@@ -16,7 +16,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectErrorPage } from "../../helpers/http";
 
 const APP = path.resolve(import.meta.dirname, "..", "..", "..", "app");
-const SAMPLES: Record<string, string> = { token: "c".repeat(32), step: "company" };
+const SAMPLES: Record<string, string> = { token: "c".repeat(32), step: "company", uid: "i".repeat(43) };
 
 /** The URL of every `file` (page.tsx, route.ts) under app/: route groups left out, each parameter a sample value. */
 function urlsOf(file: string, directory = APP, segments: string[] = []): string[] {
@@ -45,8 +45,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("every page", () => {
-  it("is found on disk: the site, the API reference, the apply.js demo, the journey and the payment page", () => {
-    expect(PAGES).toEqual(["/", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, "/v1/demo"]);
+  it("is found on disk: the site, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
+    expect(PAGES).toEqual(["/", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
   });
 
   it.each([...PAGES, "/no-such-page"])("%s passes through the proxy and gets a nonce policy that says who may frame it", async (url) => {
