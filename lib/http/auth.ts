@@ -6,10 +6,9 @@ import { isRevokedByProject, readProjectState } from "../projects/project-state"
 import type { ProjectLimitSettings } from "../ratelimit/policies";
 import { config } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
-import { findSignInAccessToken } from "../oidc/artifacts";
+import { personOfAccessToken, type SignedInPerson } from "../oidc/people";
 import type { PersonScope } from "../oidc/scopes";
-import { findSignInUser } from "../oidc/users";
-import type { AccountHolder, TenantEnvironment } from "../tenant";
+import type { TenantEnvironment } from "../tenant";
 
 export interface Principal {
   projectId: string;
@@ -125,29 +124,16 @@ export function assertSandbox(principal: Principal): void {
   }
 }
 
-/** A person signed in through our sign-in provider (spec 4.10), calling with its access token. */
-export interface SignedInPerson {
-  userId: string;
-  clientId: string;
-  scopes: ReadonlySet<string>;
-  /** Whose accounts they read: their company's, in their environment. */
-  holder: AccountHolder;
-}
+export type { SignedInPerson };
 
 /**
- * A sign-in access token: known to the provider, unexpired and its grant not revoked (a revoked grant's tokens are
- * deleted), of a user who still exists. Every refusal reads the same, so it tells nothing about the token.
+ * A sign-in access token (spec 4.10) and the person it names. Every refusal reads the same, so it tells nothing
+ * about the token.
  */
 export async function authenticatePersonToken(token: string): Promise<SignedInPerson> {
-  const issued = await findSignInAccessToken(token);
-  const user = issued ? await findSignInUser(issued.userId) : null;
-  if (!issued || !user) throw rejected("unauthenticated", "The access token is not valid, or has expired or been revoked.");
-  return {
-    userId: user.id,
-    clientId: issued.clientId,
-    scopes: new Set(issued.scopes),
-    holder: { companyNumber: user.companyNumber, environment: user.environment },
-  };
+  const person = await personOfAccessToken(token);
+  if (!person) throw rejected("unauthenticated", "The access token is not valid, or has expired or been revoked.");
+  return person;
 }
 
 /** The person's token must carry the sign-in scope the endpoint names: 403 `insufficient_scope` otherwise. */
