@@ -1,15 +1,14 @@
 // GET /account — the borrower area (docs/sign-in.md, "People reading their accounts"): a person signed in through our
 // sign-in provider sees their company's applications and accounts (status, balance, next instalment, the schedule
 // as a chart, recent transactions), read through the same account-holder services as the accounts API. Not signed
-// in, or their access token expired or revoked: the sign-in page.
+// in, or their access token expired or revoked: the sign-in page. Sign out is /api/account/sign-out.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth, signOut } from "@/app/_auth/borrower-sign-in";
+import { auth } from "@/app/_auth/borrower-sign-in";
 import { readHolderOverview, type HolderAccountView } from "@/lib/accounts/holder-overview";
 import type { HolderApplication } from "@/lib/applications/holder-reads";
 import { clock } from "@/lib/clock";
 import { formatPounds } from "@/lib/money";
-import { appSignOutUrl } from "@/lib/oidc/app-client";
 import { personOfAccessToken } from "@/lib/oidc/people";
 import { ScheduleChart } from "./schedule-chart";
 import { ACCOUNT_STATUS_WORDS, APPLICATION_STATUS_WORDS, formatDay, formatShortDate, PRODUCT_WORDS, TRANSACTION_WORDS } from "./words";
@@ -18,12 +17,6 @@ import "./account.css";
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Your business loans", robots: { index: false, follow: false } };
-
-async function signOutEverywhere(): Promise<void> {
-  "use server";
-  await signOut({ redirect: false });
-  redirect(appSignOutUrl());
-}
 
 export default async function AccountPage() {
   const session = await auth();
@@ -43,7 +36,7 @@ export default async function AccountPage() {
             </p>
           ) : null}
         </div>
-        <form action={signOutEverywhere}>
+        <form method="post" action="/api/account/sign-out">
           <button type="submit" className="account-button account-button-secondary">
             Sign out
           </button>

@@ -1,8 +1,6 @@
 // GET /account/sign-in — where the borrower area sends a person who is not signed in (and where next-auth sends one
-// whose sign-in failed, with `error`): one button that starts the sign-in at our provider.
+// whose sign-in failed, with `error`): one button that starts the sign-in at our provider (/api/account/sign-in).
 import type { Metadata } from "next";
-import { signIn } from "@/app/_auth/borrower-sign-in";
-import { APP_SIGN_IN_PROVIDER_ID } from "@/lib/oidc/app-client";
 import "../account.css";
 
 export const dynamic = "force-dynamic";
@@ -12,11 +10,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const { error } = await searchParams;
   return { title: `${error ? "Error: " : ""}Sign in to your business loans`, robots: { index: false, follow: false } };
-}
-
-async function startSignIn(): Promise<void> {
-  "use server";
-  await signIn(APP_SIGN_IN_PROVIDER_ID, { redirectTo: "/account" });
 }
 
 export default async function SignInPage({ searchParams }: Props) {
@@ -31,7 +24,7 @@ export default async function SignInPage({ searchParams }: Props) {
       ) : null}
       <h1>Sign in to your business loans</h1>
       <p className="lede">See your company&apos;s loan accounts: what is left to repay, when the next instalment is due, and every payment.</p>
-      <form action={startSignIn}>
+      <form method="post" action="/api/account/sign-in">
         <button type="submit" className="account-button">
           Sign in
         </button>
