@@ -25,8 +25,9 @@ export function appSignInUrls(baseUrl = config().BASE_URL) {
   };
 }
 
-export async function appSignInClientSecret(): Promise<string> {
-  return `sso_secret_${createHmac("sha256", await appAuthSecret()).update("sign-in client secret").digest("base64url")}`;
+/** The app's client secret: a keyed hash of its auth secret, so it changes whenever that secret does. */
+export async function appSignInClientSecret(authSecret?: string): Promise<string> {
+  return `sso_secret_${createHmac("sha256", authSecret ?? (await appAuthSecret())).update("sign-in client secret").digest("base64url")}`;
 }
 
 export async function registerAppSignInClient(): Promise<void> {
