@@ -3,10 +3,12 @@
 // BASE_URL or secret takes effect), confidential, with a secret derived from the app's auth secret so nothing
 // needs storing or showing: only its hash is kept, as for every client.
 import { createHmac } from "node:crypto";
+import { z } from "zod";
 import { clock } from "../clock";
 import { db } from "../db";
 import { config } from "../env";
 import { hashSecret } from "../keys/secrets";
+import { requestString } from "../wire/request-string";
 import { appAuthSecret } from "./keys";
 
 export const APP_SIGN_IN_CLIENT_ID = "sso_client_lending_platform";
@@ -14,6 +16,9 @@ export const APP_SIGN_IN_CLIENT_NAME = "Your business loan account";
 
 /** The scopes the borrower area asks for: who the person is, their company, and reading its accounts. */
 export const APP_SIGN_IN_SCOPES = "openid profile email business accounts.read";
+
+/** The borrower area's sign-in page's address: next-auth sends a failed sign-in there with its `error` (a word). */
+export const appSignInPageQuerySchema = z.strictObject({ error: requestString().regex(/^[A-Za-z]{1,40}$/) });
 
 /** The provider id next-auth knows our provider by: it names the callback path. */
 export const APP_SIGN_IN_PROVIDER_ID = "sso";

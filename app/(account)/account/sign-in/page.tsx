@@ -1,6 +1,8 @@
 // GET /account/sign-in — where the borrower area sends a person who is not signed in (and where next-auth sends one
 // whose sign-in failed, with `error`): one button that starts the sign-in at our provider (/api/account/sign-in).
 import type { Metadata } from "next";
+import { appSignInPageQuerySchema } from "@/lib/oidc/app-client";
+import { readPageValues } from "@/lib/wire/page-values";
 import "../account.css";
 
 export const dynamic = "force-dynamic";
@@ -8,12 +10,12 @@ export const dynamic = "force-dynamic";
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
-  const { error } = await searchParams;
+  const { error } = readPageValues(appSignInPageQuerySchema.shape, await searchParams);
   return { title: `${error ? "Error: " : ""}Sign in to your business loans`, robots: { index: false, follow: false } };
 }
 
 export default async function SignInPage({ searchParams }: Props) {
-  const { error } = await searchParams;
+  const { error } = readPageValues(appSignInPageQuerySchema.shape, await searchParams);
   return (
     <main className="account-page">
       {error ? (
