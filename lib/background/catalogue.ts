@@ -12,6 +12,7 @@ import { pruneExpiredEvents } from "../events/service";
 import { pruneExpiredIdempotencyKeys } from "../idempotency/idempotency";
 import type { BackgroundCatalogue } from "../jobs/driver";
 import { pruneExpiredToolCalls } from "../mcp/audit";
+import { pruneExpiredSignInArtifacts } from "../oidc/artifacts";
 import { sendNotifications } from "../notifications/background";
 import { pruneExpiredLookups } from "../registry/lookup-cache";
 import { resumeClockAdvances } from "../sandbox-clock/background";
@@ -24,7 +25,8 @@ import { disableInsecureWebhookEndpoints } from "../webhooks/insecure-endpoints"
 /**
  * The hourly housekeeping, in the order it runs, by what its report calls each count: deletes of rows past their
  * retention (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their
- * last message, the partner MCP server's audit rows 395 days, Companies House answers once stale), webhook
+ * last message, the partner MCP server's audit rows 395 days, Companies House answers once stale, the sign-in
+ * provider's sessions, tickets, codes and tokens a day after they expired), webhook
  * endpoints whose URL is not https disabled (each under its row lock, so once), and erasure of applicants'
  * personal data past its retention (lib/applications/personal-data.ts). All are idempotent.
  */
@@ -35,6 +37,7 @@ const MAINTENANCE = {
   supportSessionsPruned: pruneExpiredSupportSessions,
   mcpToolCallsPruned: pruneExpiredToolCalls,
   registryLookupsPruned: pruneExpiredLookups,
+  signInArtifactsPruned: pruneExpiredSignInArtifacts,
   insecureWebhookEndpointsDisabled: disableInsecureWebhookEndpoints,
   personalDataErased: eraseDuePersonalData,
 } satisfies Record<string, () => Promise<number>>;

@@ -61,6 +61,17 @@ export async function findInteraction(uid: string): Promise<InteractionRecord | 
   };
 }
 
+/**
+ * Rows of the provider's table that expired more than a day ago (hourly maintenance). A day's grace keeps an
+ * expired ticket answering "took too long" rather than "not valid" for a person who comes back to it late.
+ */
+export async function pruneExpiredSignInArtifacts(): Promise<number> {
+  const { count } = await db().oidcArtifact.deleteMany({ where: { expiresAt: { lt: new Date(clock.now().getTime() - EXPIRED_ARTIFACT_GRACE_MS) } } });
+  return count;
+}
+
+const EXPIRED_ARTIFACT_GRACE_MS = 24 * 60 * 60 * 1000;
+
 export function interactionExpired(interaction: InteractionRecord): boolean {
   return interaction.expiresAt.getTime() <= clock.now().getTime();
 }

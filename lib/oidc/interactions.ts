@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { z } from "zod";
 import { config } from "../env";
-import { ApiError, ERROR_CATALOGUE, renderErrorPage } from "../errors";
+import { ApiError, ERROR_CATALOGUE, notFound, renderErrorPage } from "../errors";
 import { rateLimiter } from "../ratelimit/limiter";
 import { scalePolicy, SIGN_IN_ADDRESS_LIMIT, SIGN_IN_EMAIL_LIMIT } from "../ratelimit/policies";
 import { clientAddress } from "../wire/client-address";
@@ -80,7 +80,8 @@ async function attemptRefusedFor(request: IncomingMessage, email: string): Promi
 
 export async function handleInteractionPost(provider: Provider, request: IncomingMessage, response: ServerResponse, post: InteractionPost, correlationId: string): Promise<void> {
   const interaction = await findInteraction(post.uid);
-  if (!interaction) return sendError(response, new ApiError("not_found", { message: "This sign-in link is not valid. Go back to the service you came from and start again." }), correlationId);
+  // The page a person gets for a link that names nothing; the uid is not echoed.
+  if (!interaction) return sendError(response, notFound("sign-in"), correlationId);
   if (interactionExpired(interaction)) return sendTicketExpired(response);
 
   let details: Awaited<ReturnType<Provider["interactionDetails"]>>;

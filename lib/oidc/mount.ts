@@ -30,11 +30,6 @@ function signInProvider(): Promise<{ provider: Provider; handle: NodeHandler }> 
   return started;
 }
 
-/** Forgets the provider this process built, so the next request builds it again (tests that change SSO_URL). */
-export function forgetSignInProvider(): void {
-  started = undefined;
-}
-
 const INTERACTION_POST = new RegExp(`^${SSO_PATH}/interaction/([A-Za-z0-9_-]{1,64})/(login|consent)$`);
 
 /** Our headers on whatever the provider writes, and the one log line once the answer is sent. */

@@ -6,7 +6,7 @@
 // oidc-provider is a Koa application: it runs only inside our own HTTP server (lib/oidc/mount.ts), never in
 // anything Next bundles (tests/unit/oidc-bundling.test.ts holds that).
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { config, SSO_PATH } from "../env";
+import { config } from "../env";
 import { PrismaSignInAdapter } from "./adapter";
 import { signInClientSecretMatches } from "./clients";
 import { loadSignInProviderKeys } from "./keys";
@@ -91,6 +91,8 @@ async function configuration(): Promise<Configuration> {
       return { accountId: user.id, claims: async () => userClaims(user) as { sub: string } };
     },
     interactions: { url: async (_ctx, interaction) => interactionUrl(interaction.uid) },
+    // A browser app may call /token and /userinfo from its own pages: the origins of its redirect URIs.
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: false },
@@ -171,5 +173,3 @@ function bindIdTokensToAccessTokens(provider: Provider): void {
     return issue.call(this, options);
   } as typeof provider.IdToken.prototype.issue;
 }
-
-export { SSO_PATH };

@@ -7,7 +7,7 @@ import { readSourceFiles } from "../helpers/source-files";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const files = new Map(readSourceFiles(["lib", "app"]).map(({ file, text }) => [file, text]));
-files.set("proxy.ts", readFileSync(path.join(ROOT, "proxy.ts"), "utf8"));
+for (const root of ["proxy.ts", "instrumentation.ts"]) files.set(root, readFileSync(path.join(ROOT, root), "utf8"));
 
 const SERVER_ONLY_PACKAGES = /^(oidc-provider|koa)(\/|$)/;
 
@@ -39,13 +39,13 @@ function reachable(entry: string): Map<string, string[]> {
 }
 
 describe("the sign-in provider stays out of Next's bundles", () => {
-  const entries = [...files.keys()].filter((file) => file === "proxy.ts" || /^app\/.*(page|route|layout|not-found)\.tsx?$/.test(file));
+  const entries = [...files.keys()].filter((file) => file === "proxy.ts" || file === "instrumentation.ts" || /^app\/.*(page|route|layout|not-found)\.tsx?$/.test(file));
 
   it("finds the pages, including the sign-in pages", () => {
     expect(entries).toContain("app/sso/interaction/[uid]/page.tsx");
   });
 
-  it("has no page, route handler or proxy.ts import oidc-provider or Koa, directly or through lib/", () => {
+  it("has no page, route handler, proxy.ts or instrumentation.ts import oidc-provider or Koa, directly or through lib/", () => {
     const offending: string[] = [];
     for (const entry of entries) {
       for (const [file, trail] of reachable(entry)) {

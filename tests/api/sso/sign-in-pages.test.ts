@@ -17,6 +17,8 @@ beforeAll(async () => {
   sso = `${server.url}/sso`;
   process.env.SSO_URL = sso;
   process.env.TRUSTED_PROXY_HEADER = CLIENT_ADDRESS_HEADER;
+  // This file's provider seals its keys, as production's must.
+  process.env.OAUTH_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString("base64");
 });
 afterAll(() => server?.close());
 afterEach(() => {
@@ -80,5 +82,36 @@ describe("the sign-in page", () => {
     const html = await expired.text();
     expect(html).toContain("Sign in took too long");
     expect(html).toContain("sso_ticket_expired");
+  });
+});
+
+describe("the hourly maintenance", () => {
+  it("prunes the provider's rows a day after they expired, keeping a ticket that only just did", async () => {
+    const { runMaintenance } = await import("@/lib/background/catalogue");
+    const { db } = await import("@/lib/db");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { uid } = await newInteraction();
+    const expiresAt = (await db().oidcArtifact.findUniqueOrThrow({ where: { kind_id: { kind: "Interaction", id: uid } } })).expiresAt!;
+    vi.setSystemTime(expiresAt.getTime() + 24 * 60 * 60_000 - 1_000);
+    await runMaintenance();
+    expect(await db().oidcArtifact.count({ where: { kind: "Interaction", id: uid } })).toBe(1);
+    vi.setSystemTime(expiresAt.getTime() + 24 * 60 * 60_000 + 1_000);
+    expect((await runMaintenance()).signInArtifactsPruned).toBeGreaterThanOrEqual(1);
+    expect(await db().oidcArtifact.count({ where: { kind: "Interaction", id: uid } })).toBe(0);
+  });
+});
+
+describe("the provider's keys", () => {
+  it("are kept sealed under OAUTH_KEY_ENCRYPTION_KEY, never in the clear, and the JWKS serves their public parts", async () => {
+    const { db } = await import("@/lib/db");
+    const { keys } = (await (await fetch(`${sso}/.well-known/jwks.json`)).json()) as { keys: { kid: string; d?: string }[] };
+    const rows = await db().oidcKey.findMany({ orderBy: { purpose: "asc" } });
+    expect(rows.map((row) => [row.purpose, row.privateJwk, row.sealedPrivateJwk?.startsWith("v1.")])).toEqual([
+      ["cookies", null, true],
+      ["id-token-es256", null, true],
+      ["id-token-rs256", null, true],
+    ]);
+    expect(keys.map((key) => key.kid)).toEqual([rows[1]!.kid, rows[2]!.kid]);
+    expect(keys.every((key) => key.d === undefined)).toBe(true);
   });
 });

@@ -132,6 +132,7 @@ describe("discovery", () => {
       subject_types_supported: ["public"],
       token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
       authorization_response_iss_parameter_supported: true,
+      response_modes_supported: ["query"],
     });
     expect(metadata.id_token_signing_alg_values_supported[0]).toBe("ES256");
     expect(metadata.id_token_signing_alg_values_supported).toContain("RS256");
@@ -231,6 +232,14 @@ describe("the authorization code flow", () => {
     expect(row.secretHash).not.toContain(rp.client_secret!);
   });
 
+  it("lets a browser app call userinfo from its own redirect origin, and no other", async () => {
+    const { rp, start, callback } = await signedIn("openid");
+    const tokens = await exchange(rp.configuration, callback, start);
+    const from = (origin: string) => fetch(`${sso}/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}`, origin } });
+    expect((await from("https://rp.example.test")).headers.get("access-control-allow-origin")).toBe("https://rp.example.test");
+    expect((await from("https://evil.example.test")).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("works for a public client with PKCE alone", async () => {
     const registered = await createTestClient({ public: true });
     expect(registered).not.toHaveProperty("client_secret");
@@ -258,6 +267,21 @@ describe("the authorization code flow", () => {
     const userinfo = await fetch(`${sso}/userinfo`, { headers: { authorization: `Bearer ${second.access_token}` } });
     expect(userinfo.status).toBe(401);
     expect(await findSignInAccessToken(second.access_token)).toBeNull();
+  });
+
+  it("keeps the session in an HttpOnly, SameSite=Lax cookie (Secure only when SSO_URL is https, which here it is not)", async () => {
+    const rp = await createTestClient();
+    const user = await createTestUser();
+    const browser = newBrowser();
+    const login = await followRedirects(browser, await authorizeUrl(rp.client_id), sso);
+    const posted = await browser.post(`${sso}/interaction/${interactionUid(login.url)}/login`, { email: user.email, password: TEST_PASSWORD });
+    const resumed = await browser.get(locationOf(posted, sso));
+    const session = resumed.headers.getSetCookie().find((cookie) => cookie.startsWith("sso_session="));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/; path=\/;/i);
+    expect(session).toMatch(/; httponly/i);
+    expect(session).toMatch(/; samesite=lax/i);
+    expect(session).not.toMatch(/; secure/i);
   });
 
   it("skips the forms for a signed-in person who already allowed the client, and shows the form again with prompt=login", async () => {
@@ -378,6 +402,15 @@ describe("the sign-in form", () => {
     });
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
     expect(JSON.stringify(entries)).not.toContain(user.email);
+  });
+
+  it("answers 429 once one address has tried 20 times, whatever the emails", async () => {
+    const { browser, uid } = await atLoginForm();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 21; attempt += 1) {
+      statuses.push((await browser.post(`${sso}/interaction/${uid}/login`, { email: `someone.${attempt}@example.test`, password: "wrong password" })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(303), 429]);
   });
 
   it("answers 401 sso_ticket_expired with a page saying to start again once the ticket is over 120 seconds old", async () => {
@@ -521,5 +554,14 @@ describe("end session", () => {
     // Signed out: a silent sign-in now needs a login.
     const silent = await browser.get(await authorizeUrl(rp.client_id, { prompt: "none", scope: "openid" }));
     expect(redirectError(locationOf(silent, sso))).toMatchObject({ error: "login_required" });
+  });
+});
+
+describe("the interaction forms", () => {
+  it("answer a post for an interaction that does not exist with a 404 page", async () => {
+    const response = await newBrowser().post(`${sso}/interaction/no-such-interaction/login`, { email: "a@example.test", password: "whatever it is" });
+    const html = await expectErrorPage(response, 404);
+    expect(html).toContain("This link is not valid");
+    expect(html).not.toContain("no-such-interaction");
   });
 });
