@@ -32,7 +32,7 @@ export function ScheduleChart({ accountId, schedule }: { accountId: string; sche
               <rect className={`account-bar-principal${paid}`} x={x} y={HEIGHT - AXIS - principal} width={barWidth} height={principal} />
               <rect className={`account-bar-interest${paid}`} x={x} y={HEIGHT - AXIS - principal - interest} width={barWidth} height={interest} />
               {index % labelEvery === 0 ? (
-                <text className="account-axis" x={x + barWidth / 2} y={HEIGHT - 4} textAnchor="middle">
+                <text className="account-axis" x={index === 0 ? x : x + barWidth / 2} y={HEIGHT - 4} textAnchor={index === 0 ? "start" : "middle"}>
                   {formatShortDate(instalment.due_date).replace(/^\d+ /, "")}
                 </text>
               ) : null}
