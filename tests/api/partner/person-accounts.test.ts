@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock, restoreClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
+import { openApiDocument } from "@/lib/openapi/document";
 import type { Tenant } from "@/lib/tenant";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -154,6 +155,17 @@ describe("every other partner route", () => {
       .filter(({ ring, config: { auth } }) => ring === "partner" && (auth.kind === "person" || (auth.kind === "bearer" && auth.person)))
       .map(({ method, path }) => `${method} ${path}`);
     expect(takesPerson.sort()).toEqual([...PERSON_ROUTES].sort());
+  });
+
+  it("are documented with the sign-in token as a second security scheme, and its per-user and per-address limits", async () => {
+    const document = openApiDocument("partner", await loadAllEndpoints(), "http://127.0.0.1:3000") as unknown as {
+      components: { securitySchemes: Record<string, { type: string; openIdConnectUrl?: string }> };
+      paths: Record<string, Record<string, { security: unknown; description?: string }>>;
+    };
+    expect(document.components.securitySchemes.signInToken).toMatchObject({ type: "openIdConnect", openIdConnectUrl: "/sso/.well-known/openid-configuration" });
+    expect(document.paths["/accounts/{id}/balance"]!.get!.security).toEqual([{ partnerToken: ["accounts.read"] }, { signInToken: ["accounts.read"] }]);
+    expect(document.paths["/accounts/{id}/balance"]!.get!.description).toContain("per user");
+    expect(document.paths["/accounts/{id}/drawdowns"]!.post!.security).toEqual([{ partnerToken: ["accounts.manage"] }]);
   });
 
   it("refuses a person's access token with 401 on every route that takes a credential", async () => {
