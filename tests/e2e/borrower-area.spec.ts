@@ -92,6 +92,8 @@ test("a borrower signs in, sees their company's account, its schedule and transa
   await expect(applications.getByRole("row")).toHaveCount(3);
   await expect(applications.getByRole("row").nth(1)).toContainText(/Business loan\s*£5,000.00\s*Started/);
   await expect(applications.getByRole("row").nth(2)).toContainText(/Business loan\s*£12,000.00\s*Funded/);
+  // The session's access token stays on the server: next-auth's session endpoint is not served to scripts.
+  expect((await page.request.get("/api/auth/session")).status()).toBe(404);
   expect(await noSidewaysScroll(page)).toBe(true);
   await page.screenshot({ path: "test-results/borrower-account-phone.png", fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);

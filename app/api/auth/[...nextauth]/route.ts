@@ -19,6 +19,9 @@ function atBaseUrl(request: NextRequest): NextRequest {
 }
 
 export async function GET(request: NextRequest): Promise<Response> {
+  // The session carries the person's access token for the pages to read on the server (auth()); no script of a
+  // page needs it, so next-auth's session endpoint, which would hand it to one, is not served.
+  if (request.nextUrl.pathname === "/api/auth/session") return Response.json({ error: "not_found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
   return (await signIn()).handlers.GET(atBaseUrl(request));
 }
 
