@@ -50,6 +50,8 @@ export default defineConfig({
       NODE_EXTRA_CA_CERTS: runCertificate().caFile,
       LOG_LEVEL: "warn",
       OAUTH_SIGNING_KEY: signingKey,
+      // npm start requires the app's own sign-in secret (the borrower area's sessions and its client secret at /sso).
+      AUTH_SECRET: Buffer.alloc(32, "e2e-app-auth-secret").toString("base64"),
       // The sign-in provider keeps its keys in the database sealed under this (tests/e2e/sign-in.spec.ts): the same
       // every run, since the database outlives a run and keys sealed by one must open in the next.
       OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, "e2e-sealing-key").toString("base64"),

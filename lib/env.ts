@@ -74,6 +74,8 @@ const configSchema = z.object({
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   /** Where `npm run dev` keeps the demo project's sandbox secrets so it can print them on every start. */
   DEMO_CREDENTIALS_FILE: z.string().min(1).default(".data/demo-credentials.json"),
+  /** Where `npm run dev` keeps the demo borrower's sign-in (lib/seed/seed-borrower.ts) to print it on every start. */
+  DEMO_BORROWER_FILE: z.string().min(1).default(".data/demo-borrower.json"),
   /**
    * Private Ed25519 JWK (JSON) that signs partner access tokens. Unset: a key is generated once and kept in
    * the database. Set it in production so the key lives with your other secrets.
@@ -99,6 +101,12 @@ const configSchema = z.object({
     .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
     .pipe(z.array(z.string().min(32, "each key must be at least 32 characters")).min(1))
     .optional(),
+  /**
+   * The app's own sign-in secret (at least 32 characters): encrypts the borrower area's session cookie (next-auth)
+   * and derives the app's client secret at its own sign-in provider (lib/oidc/app-client.ts). npm start requires
+   * it; unset in development, one is generated once and kept in the database.
+   */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional(),
   /** Rate-limit store: Upstash over REST when both are set, else a plain Redis at REDIS_URL, else in process. */
   UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/ }).optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -267,6 +275,11 @@ export function assertProductionConfig(settings: Config): void {
   if (!settings.OAUTH_SIGNING_KEY && !settings.OAUTH_KEY_ENCRYPTION_KEY) {
     throw new ConfigError(
       "Invalid configuration for npm start:\n  OAUTH_SIGNING_KEY or OAUTH_KEY_ENCRYPTION_KEY must be set: in production the token-signing key may not rest in the database unencrypted (openssl rand -base64 32 makes an encryption key)",
+    );
+  }
+  if (!settings.AUTH_SECRET) {
+    throw new ConfigError(
+      "Invalid configuration for npm start:\n  AUTH_SECRET must be set: it keeps people's sessions in the borrower area and the app's own sign-in client secret (openssl rand -base64 32 makes one)",
     );
   }
   if (settings.IDENTITY_PROVIDER === "sandbox") {

@@ -42,3 +42,37 @@ export function tenantObjectOrThrow<T extends { projectId: string | null; enviro
   assertSameEnvironment(tenant, object);
   return object;
 }
+
+/**
+ * A person reading their company's accounts (a sign-in access token with `accounts.read`, docs/sign-in.md): the
+ * accounts whose borrower is `companyNumber`, in one environment, whichever partner's project holds them. No
+ * company number, no accounts.
+ */
+export interface AccountHolder {
+  companyNumber: string | null;
+  environment: TenantEnvironment;
+}
+
+/** Whose objects a read sees: a partner's tenant, or an account holder. */
+export type Reader = Tenant | AccountHolder;
+
+export function isAccountHolder(reader: Reader): reader is AccountHolder {
+  return "companyNumber" in reader;
+}
+
+/** The account holder's filter for lists: their company's accounts in their environment (none without a company). */
+export function accountHolderWhere(holder: AccountHolder): { companyNumber: string; environment: TenantEnvironment } | { id: { in: [] } } {
+  return holder.companyNumber ? { companyNumber: holder.companyNumber, environment: holder.environment } : { id: { in: [] } };
+}
+
+/**
+ * The tenancy rule for an account holder's read by id, as for a tenant's: none, or another company's, is
+ * `missing` (404); their company's in the other environment is 401 `environment_mismatch`.
+ */
+export function holderObjectOrThrow<T extends { companyNumber: string; environment: TenantEnvironment }>(holder: AccountHolder, object: T | null | undefined, missing: () => ApiError): T {
+  if (!object || !holder.companyNumber || object.companyNumber !== holder.companyNumber) throw missing();
+  if (object.environment !== holder.environment) {
+    throw new ApiError("environment_mismatch", { message: `This account belongs to the ${object.environment} environment; you signed in as a ${holder.environment} user.` });
+  }
+  return object;
+}

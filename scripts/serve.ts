@@ -36,15 +36,22 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
+/** The reference data, and the app registered as a client of its own sign-in provider (the borrower area's). */
 async function seedReferenceData(): Promise<void> {
-  const [{ disconnectDatabase }, { seedPlatform }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-platform")]);
+  const [{ disconnectDatabase }, { seedPlatform }, { registerAppSignInClient }] = await Promise.all([
+    import("../lib/db"),
+    import("../lib/seed/seed-platform"),
+    import("../lib/oidc/app-client"),
+  ]);
   await seedPlatform();
+  await registerAppSignInClient();
   await disconnectDatabase();
 }
 
 async function printDemo(settings: Config): Promise<void> {
-  const [{ db, disconnectDatabase }, { seedDemo }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-demo")]);
+  const [{ db, disconnectDatabase }, { seedDemo }, { seedDemoBorrower }] = await Promise.all([import("../lib/db"), import("../lib/seed/seed-demo"), import("../lib/seed/seed-borrower")]);
   const { demo } = await seedDemo(db());
+  const borrower = await seedDemoBorrower(db(), path.resolve(settings.DEMO_BORROWER_FILE));
   await disconnectDatabase();
   console.log(`
 Demo sandbox project ${demo.project_id}
@@ -54,6 +61,11 @@ Demo sandbox project ${demo.project_id}
 Try:
   curl -s ${settings.HUB_URL}/public/v1/healthz
   curl -s ${settings.HUB_URL}/partner/v1/oauth/token -u ${demo.client_id}:${demo.sandbox.secret_key} -d grant_type=client_credentials
+
+Demo borrower (its company owns the demo project's funded account)
+  sign in at      ${settings.BASE_URL}/account
+  email           ${borrower.email}
+  password        ${borrower.password}
 `);
 }
 

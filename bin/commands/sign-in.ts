@@ -44,11 +44,12 @@ const userFlags = z.object({
   "company-number": createSignInUserInputSchema.shape.companyNumber,
   "company-name": createSignInUserInputSchema.shape.companyName,
   "company-role": createSignInUserInputSchema.shape.companyRole,
+  sandbox: z.boolean().default(false),
 });
 
 export const userCreate: Command = {
   words: ["user", "create"],
-  synopsis: '--email EMAIL --password PASSWORD --name "GIVEN FAMILY" [--company-number N --company-name NAME --company-role ROLE] [--json]',
+  synopsis: '--email EMAIL --password PASSWORD --name "GIVEN FAMILY" [--company-number N --company-name NAME --company-role ROLE] [--sandbox] [--json]',
   description: "Create a person who signs in at the sign-in provider; prints the user id (usr_…), never the password.",
   options: {
     email: { type: "string", value: "EMAIL", description: "Their email address (one user per address, whatever its case)." },
@@ -57,6 +58,7 @@ export const userCreate: Command = {
     "company-number": { type: "string", value: "N", description: "Companies House number (the business scope's company_number)." },
     "company-name": { type: "string", value: "NAME", description: "Company name (company_name)." },
     "company-role": { type: "string", value: "ROLE", description: "Their role in the company, e.g. director (company_role)." },
+    sandbox: { type: "boolean", description: "Reads the sandbox's accounts through the accounts API (default: the live ones)." },
   },
   async run({ values, database, print }) {
     const flags = parseFlags(userFlags, values);
@@ -70,6 +72,7 @@ export const userCreate: Command = {
       companyNumber: flags["company-number"],
       companyName: flags["company-name"],
       companyRole: flags["company-role"],
+      environment: flags.sandbox ? "sandbox" : "live",
     });
     print(`Created user ${id}`, { id });
   },

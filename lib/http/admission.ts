@@ -1,15 +1,17 @@
 // Admission: the steps a request must pass before its input is read. The per-address meter of its kind of
-// caller (AUTH_KINDS) is spent first; a caller the headers name (a bearer token, a local signature check; an
-// operator) is authenticated; for a bearer the project's bucket is spent, then the scope, the sandbox and the
-// project's capability are checked; a request without a valid token is metered per client address before its
-// 401 is sent.
+// caller (AUTH_KINDS) is spent first; a caller the headers name (a bearer token, a person's sign-in token, a
+// local signature check; an operator) is authenticated; for a bearer the project's bucket is spent (for a person,
+// their own and their address's), then the scope, the sandbox and the project's capability are checked; a
+// request without a valid token is metered per client address before its 401 is sent.
 import { assertCapability } from "../projects/capabilities";
-import { assertSandbox, assertScope } from "./auth";
-import { authKindOf, principalOf, tenantOf } from "./auth-kinds";
-import { meterAddressRequest, meterPartnerRequest } from "./metering";
+import { assertPersonScope, assertSandbox, assertScope } from "./auth";
+import { authKindOf, personOf, principalOf, tenantOf } from "./auth-kinds";
+import { meterAddressRequest, meterPartnerRequest, meterPersonRequest } from "./metering";
 import type { DeclaredEndpoint, Exchange, Step } from "./step";
 
-const isBearer = ({ config }: DeclaredEndpoint) => config.auth.kind === "bearer";
+const isBearer = ({ config }: DeclaredEndpoint) => config.auth.kind === "bearer" || config.auth.kind === "person";
+/** The sign-in scope a person's token needs on the endpoint, if a person may call it. */
+const personScopeOf = ({ config: { auth } }: DeclaredEndpoint) => (auth.kind === "person" ? auth.scope : auth.kind === "bearer" ? auth.person : undefined);
 const bearerOf = ({ config }: DeclaredEndpoint) => (config.auth.kind === "bearer" ? config.auth : null);
 const addressPolicyOf = ({ ring, config }: DeclaredEndpoint) => authKindOf(config.auth).addressPolicy(ring, config.auth);
 
@@ -36,7 +38,7 @@ export function authenticateFrom(from: "headers" | "body", name: string, refused
       const kind = authKindOf(exchange.config.auth);
       if (kind.authenticatedFrom !== from) return next();
       try {
-        exchange.caller = await kind.authenticate(exchange);
+        exchange.caller = await kind.authenticate(exchange, exchange.config.auth);
       } catch (error) {
         refusedBody?.(exchange);
         if (kind.meteredWhenRefused) await meterAddressRequest(kind.meteredWhenRefused, exchange.request, exchange.context);
@@ -58,6 +60,8 @@ export const meterProject: Step = {
   name: "spend the project's bucket and hold a concurrency slot",
   raises: (endpoint) => (isBearer(endpoint) ? ["rate_limited"] : []),
   async run(exchange, next) {
+    const person = personOf(exchange.caller);
+    if (person) await meterPersonRequest(person, exchange.request, exchange.context);
     const principal = principalOf(exchange.caller);
     if (!principal) return next();
     const release = await meterPartnerRequest(principal, exchange.context, { streams: exchange.config.streams ?? false });
@@ -79,6 +83,9 @@ export const checkScope: Step = {
     const bearer = bearerOf(exchange);
     const principal = principalOf(exchange.caller);
     if (bearer && principal) assertScope(principal, bearer.scope);
+    const person = personOf(exchange.caller);
+    const personScope = personScopeOf(exchange);
+    if (person && personScope) assertPersonScope(person, personScope);
     await next();
   },
 };

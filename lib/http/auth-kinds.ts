@@ -1,21 +1,23 @@
 // Every kind of caller an endpoint may take (EndpointAuth), in one table: when and how the caller is
 // authenticated and what that can refuse, the rings that may declare it, the per-address meter it is admitted
 // by, the sub-limit it can be metered by, whether any origin may call it, and how the API reference shows it.
-// A new kind of caller (a person's sign-in session comes next) is one more row, and the compiler names every
-// column it must fill; nothing else branches on the kind.
+// A new kind of caller is one more row, and the compiler names every column it must fill; nothing else branches
+// on the kind. A bearer endpoint that also takes a person (`person`) hands a token that is not a JWT to the
+// person's row.
 import { ApiError, type ErrorCode, type Ring } from "../errors";
 import { authenticatePublishableKey, type PublishableKeyCaller } from "../keys/publishable";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
-import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy, type SubLimit } from "../ratelimit/policies";
-import type { Tenant } from "../tenant";
+import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PERSON_ADDRESS_LIMIT, PERSON_LIMIT, PUBLIC_LIMIT, type RatePolicy, type SubLimit } from "../ratelimit/policies";
+import type { Reader, Tenant } from "../tenant";
 import { clientAddress } from "../wire/client-address";
-import { authenticateBearer, type Principal } from "./auth";
+import { authenticatePartnerToken, authenticatePersonToken, looksLikeJwt, presentedBearerToken, type Principal, type SignedInPerson } from "./auth";
 import type { EndpointAuth } from "./endpoint";
 import { isOperatorRequest } from "./operator-access";
 
 /** Who calls, once authenticated: one member per kind of EndpointAuth. */
 export type Caller =
   | { kind: "bearer"; principal: Principal }
+  | { kind: "person"; person: SignedInPerson }
   | { kind: "client"; client: AuthenticatedClient }
   | { kind: "publishable_key"; key: PublishableKeyCaller }
   | { kind: "operator" };
@@ -26,6 +28,16 @@ export interface Presented {
   body: unknown;
 }
 
+/** The callers an endpoint of each kind may be called by: a bearer endpoint that takes a person, by a person too. */
+interface CallersOf {
+  bearer: Extract<Caller, { kind: "bearer" | "person" }>;
+  person: Extract<Caller, { kind: "person" }>;
+  client: Extract<Caller, { kind: "client" }>;
+  publishable_key: Extract<Caller, { kind: "publishable_key" }>;
+  operator: Extract<Caller, { kind: "operator" }>;
+  none: never;
+}
+
 interface AuthKind<A extends EndpointAuth, C extends Caller> {
   /** The rings on which an endpoint may take this kind of caller. */
   rings: readonly Ring[];
@@ -34,9 +46,11 @@ interface AuthKind<A extends EndpointAuth, C extends Caller> {
    * decoded; or never (no credential).
    */
   authenticatedFrom: "headers" | "body" | null;
-  authenticate(presented: Presented): Promise<C>;
+  authenticate(presented: Presented, auth: A): Promise<C>;
   /** The project and environment the caller acts for, if any: its `tenant` handed to the handler, and its clock. */
   tenantOf(caller: C): Tenant | undefined;
+  /** Whose objects the caller reads (the handler's `reader`), on endpoints a person may call. */
+  readerOf(caller: C): Reader | undefined;
   /** The codes authenticating this kind of caller can raise. */
   refusals: readonly ErrorCode[];
   /** A refused request is metered per client address by this policy before its refusal is sent, if any. */
@@ -59,25 +73,57 @@ interface AuthKind<A extends EndpointAuth, C extends Caller> {
 const noCaller = (): Promise<never> => Promise.reject(new Error("This kind of endpoint authenticates no caller"));
 const ownOrRingAddressPolicy = (ring: Ring, auth: { addressLimit?: RatePolicy }): RatePolicy | null => auth.addressLimit ?? (ring === "public" ? PUBLIC_LIMIT : null);
 
-export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<EndpointAuth, { kind: K }>, Extract<Caller, { kind: K }>> } = {
+const bearerTenant = (principal: Principal): Tenant => ({ projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays });
+
+export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<EndpointAuth, { kind: K }>, CallersOf[K]> } = {
   bearer: {
     rings: ["partner", "site"],
     authenticatedFrom: "headers",
-    authenticate: async ({ request }) => ({ kind: "bearer", principal: await authenticateBearer(request) }),
-    tenantOf: ({ principal }) => ({ projectId: principal.projectId, environment: principal.environment, sandboxClockOffsetDays: principal.sandboxClockOffsetDays }),
+    async authenticate({ request }, auth) {
+      const token = presentedBearerToken(request);
+      if (auth.person && !looksLikeJwt(token)) return { kind: "person", person: await authenticatePersonToken(token) };
+      return { kind: "bearer", principal: await authenticatePartnerToken(token) };
+    },
+    tenantOf: (caller) => (caller.kind === "bearer" ? bearerTenant(caller.principal) : undefined),
+    readerOf: (caller) => (caller.kind === "bearer" ? bearerTenant(caller.principal) : caller.person.holder),
     meteredWhenRefused: ANONYMOUS_PARTNER_LIMIT,
     refusals: ["unauthenticated", "invalid_api_key", "token_expired", "token_revoked", "environment_mismatch", "audience_mismatch"],
     addressPolicy: () => null,
-    subLimit: { per: "project", keyOf: ({ principal }) => `${principal.projectId}:${principal.environment}` },
+    subLimit: { per: "project", keyOf: (caller) => (caller.kind === "bearer" ? `${caller.principal.projectId}:${caller.principal.environment}` : caller.person.userId) },
     anyOrigin: false,
-    security: (auth) => [{ partnerToken: [auth.scope] }],
+    security: (auth): Record<string, string[]>[] => [{ partnerToken: [auth.scope] }, ...(auth.person ? [{ signInToken: [auth.person] }] : [])],
     facts: (auth) => [
       `**Scope:** \`${auth.scope}\`.`,
+      ...(auth.person ? [personFact(auth.person)] : []),
       ...(auth.capability ? [`**Capability:** your project needs \`${auth.capability}\`, which we enable on request; without it, 403 \`capability_denied\`.`] : []),
       ...(auth.sandboxOnly ? ["**Sandbox only:** with a live token this route does not exist (404 `route_not_found`)."] : []),
     ],
-    limits: () => ["Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits)."],
-    extensions: (auth) => ({ "x-scope": auth.scope, ...(auth.capability ? { "x-capability": auth.capability } : {}), ...(auth.sandboxOnly ? { "x-sandbox-only": true } : {}) }),
+    limits: (_ring, auth, describe) => [
+      "Your project's bucket: the tier's sustained rate, burst and concurrent requests (see Rate limits).",
+      ...(auth.person ? personLimits(describe) : []),
+    ],
+    extensions: (auth) => ({
+      "x-scope": auth.scope,
+      ...(auth.person ? { "x-person-scope": auth.person } : {}),
+      ...(auth.capability ? { "x-capability": auth.capability } : {}),
+      ...(auth.sandboxOnly ? { "x-sandbox-only": true } : {}),
+    }),
+  },
+  person: {
+    rings: ["partner"],
+    authenticatedFrom: "headers",
+    authenticate: async ({ request }) => ({ kind: "person", person: await authenticatePersonToken(presentedBearerToken(request)) }),
+    tenantOf: () => undefined,
+    readerOf: ({ person }) => person.holder,
+    meteredWhenRefused: ANONYMOUS_PARTNER_LIMIT,
+    refusals: ["unauthenticated"],
+    addressPolicy: () => null,
+    subLimit: { per: "user", keyOf: ({ person }) => person.userId },
+    anyOrigin: false,
+    security: (auth) => [{ signInToken: [auth.scope] }],
+    facts: (auth) => [personFact(auth.scope)],
+    limits: (_ring, _auth, describe) => personLimits(describe),
+    extensions: (auth) => ({ "x-person-scope": auth.scope }),
   },
   client: {
     rings: ["partner", "site"],
@@ -85,6 +131,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     // An empty body is an empty form (oauthFormSchema).
     authenticate: async ({ request, body }) => ({ kind: "client", client: await authenticateClient({ authorization: request.headers.get("authorization"), form: (body ?? {}) as ClientCredentialsInput }) }),
     tenantOf: () => undefined,
+    readerOf: () => undefined,
     refusals: ["invalid_client"],
     addressPolicy: () => CLIENT_AUTHENTICATION_LIMIT,
     subLimit: { per: "client", keyOf: ({ client }) => client.clientId },
@@ -100,6 +147,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     authenticatedFrom: "body",
     authenticate: async ({ body }) => ({ kind: "publishable_key", key: await authenticatePublishableKeyOf(body) }),
     tenantOf: ({ key }) => key.tenant,
+    readerOf: () => undefined,
     refusals: ["missing_api_key", "invalid_api_key", "key_revoked", "account_suspended"],
     addressPolicy: ownOrRingAddressPolicy,
     subLimit: { per: "publishable_key", keyOf: ({ key }) => key.keyId },
@@ -121,6 +169,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
       return { kind: "operator" as const };
     },
     tenantOf: () => undefined,
+    readerOf: () => undefined,
     refusals: ["route_not_found"],
     addressPolicy: () => null,
     subLimit: null,
@@ -135,6 +184,7 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     authenticatedFrom: null,
     authenticate: noCaller,
     tenantOf: () => undefined,
+    readerOf: () => undefined,
     refusals: [],
     addressPolicy: ownOrRingAddressPolicy,
     subLimit: null,
@@ -145,6 +195,14 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     extensions: () => ({}),
   },
 };
+
+function personFact(scope: string): string {
+  return `**People:** a person's access token from our sign-in provider (spec 4.10) with \`${scope}\` also calls it, and sees only their company's accounts in their environment (docs/sign-in.md).`;
+}
+
+function personLimits(describe: (policy: RatePolicy) => string): string[] {
+  return [`A person's requests: ${describe(PERSON_LIMIT)} per user, and ${describe(PERSON_ADDRESS_LIMIT)} per client address.`];
+}
 
 const rowOf = (kind: EndpointAuth["kind"]) => AUTH_KINDS[kind] as AuthKind<EndpointAuth, Caller>;
 
@@ -175,4 +233,13 @@ export function tenantOf(caller: Caller | null): Tenant | undefined {
 
 export function principalOf(caller: Caller | null): Principal | null {
   return caller?.kind === "bearer" ? caller.principal : null;
+}
+
+export function personOf(caller: Caller | null): SignedInPerson | null {
+  return caller?.kind === "person" ? caller.person : null;
+}
+
+/** Whose objects the caller reads, on endpoints a person may call. */
+export function readerOf(caller: Caller | null): Reader | undefined {
+  return caller ? rowOf(caller.kind).readerOf(caller) : undefined;
 }

@@ -6,6 +6,8 @@ import { isRevokedByProject, readProjectState } from "../projects/project-state"
 import type { ProjectLimitSettings } from "../ratelimit/policies";
 import { config } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
+import { personOfAccessToken, type SignedInPerson } from "../oidc/people";
+import type { PersonScope } from "../oidc/scopes";
 import type { TenantEnvironment } from "../tenant";
 
 export interface Principal {
@@ -58,15 +60,32 @@ function misplacedCredential(header: string): ApiError | null {
   return null;
 }
 
-export async function authenticateBearer(request: Request): Promise<Principal> {
+/** The bearer token the Authorization header presents, refusing our other credentials and a malformed header. */
+export function presentedBearerToken(request: Request): string {
   const header = request.headers.get("authorization");
   const misplaced = header ? misplacedCredential(header) : null;
   if (misplaced) throw misplaced;
   const match = header ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim()) : null;
   if (!match) throw rejected("unauthenticated", `Send an access token: Authorization: Bearer <access_token>, from ${TOKEN_ENDPOINT}.`);
+  return match[1]!;
+}
+
+/**
+ * Partner access tokens are JWTs (spec 5.2); the sign-in provider's access tokens are opaque. The shape picks the
+ * one verification a token gets, so neither is ever tried as the other.
+ */
+export function looksLikeJwt(token: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+}
+
+export async function authenticateBearer(request: Request): Promise<Principal> {
+  return authenticatePartnerToken(presentedBearerToken(request));
+}
+
+export async function authenticatePartnerToken(token: string): Promise<Principal> {
   let claims;
   try {
-    claims = await verifyAccessToken(match[1]!);
+    claims = await verifyAccessToken(token);
   } catch (error) {
     if (!(error instanceof TokenRejectedError)) throw error;
     if (error.reason === "expired") throw rejected("token_expired", "The access token has expired; request a new one.");
@@ -103,4 +122,25 @@ export function assertSandbox(principal: Principal): void {
   if (principal.environment !== "sandbox") {
     throw new ApiError("route_not_found", { message: "Test helpers exist only in the sandbox; use a sandbox token." });
   }
+}
+
+export type { SignedInPerson };
+
+/**
+ * A sign-in access token (spec 4.10) and the person it names. Every refusal reads the same, so it tells nothing
+ * about the token.
+ */
+export async function authenticatePersonToken(token: string): Promise<SignedInPerson> {
+  const person = await personOfAccessToken(token);
+  if (!person) throw rejected("unauthenticated", "The access token is not valid, or has expired or been revoked.");
+  return person;
+}
+
+/** The person's token must carry the sign-in scope the endpoint names: 403 `insufficient_scope` otherwise. */
+export function assertPersonScope(person: SignedInPerson, scope: PersonScope): void {
+  if (person.scopes.has(scope)) return;
+  throw new ApiError("insufficient_scope", {
+    message: `This endpoint requires the ${scope} scope on your sign-in access token.`,
+    headers: { "WWW-Authenticate": `Bearer realm="partner", error="insufficient_scope", scope="${scope}"` },
+  });
 }

@@ -9,9 +9,10 @@ import type { PublishableKeyCaller } from "../keys/publishable";
 import type { BearerToken } from "../oauth/access-tokens";
 import type { AuthenticatedClient } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
+import type { PersonScope } from "../oidc/scopes";
 import type { ProjectCapability } from "../projects/capabilities";
 import type { RatePolicy, SubLimit } from "../ratelimit/policies";
-import type { Tenant } from "../tenant";
+import type { Reader, Tenant } from "../tenant";
 import type { BodyFormat } from "./body";
 import type { Reply, ReplyStatus } from "./reply";
 import type { RequestContext } from "../wire/request-context";
@@ -21,9 +22,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export type DeclarableMethod = Exclude<HttpMethod, "HEAD" | "OPTIONS">;
 
 /**
- * Who may call the endpoint, and how the caller proves it: one kind per kind of caller, so a new kind of caller
- * (a person's sign-in session, next) is a new member here and a new row of AUTH_KINDS (auth-kinds.ts), never a
- * new flag beside the others.
+ * Who may call the endpoint, and how the caller proves it: one kind per kind of caller, so a new kind of caller is
+ * a new member here and a new row of AUTH_KINDS (auth-kinds.ts), never a new flag beside the others.
  */
 export type EndpointAuth =
   /**
@@ -31,9 +31,16 @@ export type EndpointAuth =
    * checked. `capability`: a feature the platform enables per project (lib/projects/capabilities.ts), else 403
    * `capability_denied`, checked before any input is read, so the refusal is never kept under an
    * Idempotency-Key and spends no sub-limit. `sandboxOnly`: test helpers, which for a live token do not exist
-   * (404 `route_not_found`).
+   * (404 `route_not_found`). `person`: the endpoint also takes a person's sign-in access token carrying this
+   * scope (the `person` kind's caller, below), told from a partner token by its shape and never taken for one.
    */
-  | { kind: "bearer"; scope: PartnerScope; capability?: ProjectCapability; sandboxOnly?: true }
+  | { kind: "bearer"; scope: PartnerScope; capability?: ProjectCapability; sandboxOnly?: true; person?: PersonScope }
+  /**
+   * A person signed in through our sign-in provider (spec 4.10), calling with its access token carrying `scope`:
+   * an account holder (lib/tenant.ts), metered per user and per client address. The accounts reads take it beside
+   * a partner token (`bearer` with `person`); no endpoint takes it alone yet.
+   */
+  | { kind: "person"; scope: PersonScope }
   /**
    * An OAuth client (RFC 6749 §2.3) from the Authorization header or the form: the request is metered per client
    * address before anything is read (CLIENT_AUTHENTICATION_LIMIT), and a per-client `rateLimit` only once the
@@ -65,10 +72,12 @@ type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> 
 
 /** What each kind of caller hands the handler: its tenant, and its token, OAuth client or publishable key. */
 type CallerOf<A extends EndpointAuth> = {
-  /** The project and environment the caller acts for: a bearer's, or a publishable key's. */
-  tenant: A extends { kind: "bearer" | "publishable_key" } ? Tenant : undefined;
-  /** The caller's access token (whose scopes a server of tools reads). */
-  token: A extends { kind: "bearer" } ? BearerToken : undefined;
+  /** The project and environment the caller acts for: a bearer's, or a publishable key's (none for a person). */
+  tenant: A extends { kind: "bearer"; person: PersonScope } ? Tenant | undefined : A extends { kind: "bearer" | "publishable_key" } ? Tenant : undefined;
+  /** Whose objects the caller reads, on endpoints a person may call: the bearer's tenant, or the person's account holder. */
+  reader: A extends { person: PersonScope } | { kind: "person" } ? Reader : undefined;
+  /** The caller's access token (whose scopes a server of tools reads), when a partner calls. */
+  token: A extends { kind: "bearer"; person: PersonScope } ? BearerToken | undefined : A extends { kind: "bearer" } ? BearerToken : undefined;
   /** The OAuth client that authenticated. */
   client: A extends { kind: "client" } ? AuthenticatedClient : undefined;
   /** The publishable key the body presented. */

@@ -2,9 +2,9 @@
 // not per key) and take a concurrency slot before their body is parsed; a route's sub-limit is spent just
 // before its handler; requests without a valid token and the public ring are limited per client address.
 import { config } from "../env";
-import { ANONYMOUS_PARTNER_LIMIT, describePolicy, projectBucketPolicy, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
+import { ANONYMOUS_PARTNER_LIMIT, PERSON_ADDRESS_LIMIT, PERSON_LIMIT, describePolicy, projectBucketPolicy, scalePolicy, tierLimitsFor, type RatePolicy, type SubLimit } from "../ratelimit/policies";
 import { rateLimiter } from "../ratelimit/limiter";
-import type { Principal } from "./auth";
+import type { Principal, SignedInPerson } from "./auth";
 import { subLimitKeyOf, type Caller } from "./auth-kinds";
 import { clientAddress } from "../wire/client-address";
 import { ApiError } from "../errors";
@@ -46,6 +46,12 @@ export async function meterPartnerRequest(principal: Principal, context: Request
     });
   }
   return release;
+}
+
+/** Meters a person's request (docs/sign-in.md): their own bucket, then their client address's. */
+export async function meterPersonRequest(person: SignedInPerson, request: Request, context: RequestContext): Promise<void> {
+  await enforceLimit(context, PERSON_LIMIT, person.userId);
+  await enforceLimit(context, PERSON_ADDRESS_LIMIT, clientAddress(request));
 }
 
 /** Who a sub-limit is spent by: the authenticated caller, or the request's address. */

@@ -57,6 +57,9 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
   if (rateLimit && rateLimit.per !== "address" && kind.subLimit?.per !== rateLimit.per) {
     throw new Error(`Endpoint "${key}" spends a sub-limit per ${rateLimit.per}, which its ${auth.kind} caller does not have`);
   }
+  if (rateLimit && rateLimit.per !== "address" && auth.kind === "bearer" && auth.person) {
+    throw new Error(`Endpoint "${key}" takes a person too, who has no ${rateLimit.per} to spend a sub-limit per`);
+  }
   if (secretFields?.length && !idempotent) throw new Error(`Endpoint "${key}" declares secretFields but is not idempotent`);
 }
 

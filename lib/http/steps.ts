@@ -6,7 +6,7 @@ import type { ErrorCode } from "../errors";
 import { runForProject } from "../pool-bulkhead";
 import { errorResponse } from "../wire/error-outcome";
 import { toResponse } from "./reply";
-import { principalOf, tenantOf } from "./auth-kinds";
+import { principalOf, readerOf, tenantOf } from "./auth-kinds";
 import { authenticate, checkCapability, checkSandbox, checkScope, meterAddress, meterProject } from "./admission";
 import { authenticateFromBody, takeRequestTime } from "./callers";
 import type { HandlerInput } from "./endpoint";
@@ -75,6 +75,7 @@ function handlerInputOf(exchange: Exchange): HandlerInput<unknown, unknown, unkn
     context,
     now,
     tenant: tenantOf(caller),
+    reader: readerOf(caller),
     token: principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined,
     client: caller?.kind === "client" ? caller.client : undefined,
     publishableKey: caller?.kind === "publishable_key" ? caller.key : undefined,

@@ -10,12 +10,12 @@ import { config } from "../env";
 import { newId } from "../ids";
 import { openSealedJwk, sealPrivateJwk } from "../oauth/sealed-keys";
 
-type KeyPurpose = "id-token-es256" | "id-token-rs256" | "cookies";
+type KeyPurpose = "id-token-es256" | "id-token-rs256" | "cookies" | "app-auth";
 
 function generate(purpose: KeyPurpose): { kid: string; jwk: JWK } {
   const id = newId("signingKey");
   const kid = `sso-${purpose.replace("id-token-", "")}-${id.slice(id.indexOf("_") + 1)}`;
-  if (purpose === "cookies") return { kid, jwk: { kty: "oct", k: randomBytes(32).toString("base64url"), kid } };
+  if (purpose === "cookies" || purpose === "app-auth") return { kid, jwk: { kty: "oct", k: randomBytes(32).toString("base64url"), kid } };
   const { privateKey } =
     purpose === "id-token-es256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("rsa", { modulusLength: 2048 });
   const alg = purpose === "id-token-es256" ? "ES256" : "RS256";
@@ -55,4 +55,12 @@ export async function loadSignInProviderKeys(): Promise<SignInProviderKeys> {
   const configured = config().SSO_COOKIE_KEYS;
   const cookieKeys = configured ?? [(await storedKey("cookies")).k!];
   return { signingJwks: [es256, rs256], cookieKeys };
+}
+
+/**
+ * The app's own auth secret (next-auth's, and the root of its client secret at this provider): AUTH_SECRET, which
+ * npm start requires; unset in development, one generated once and kept beside the provider's keys.
+ */
+export async function appAuthSecret(): Promise<string> {
+  return config().AUTH_SECRET ?? (await storedKey("app-auth")).k!;
 }

@@ -25,6 +25,8 @@ export const createSignInUserInputSchema = z.strictObject({
   companyNumber: requestString().trim().regex(/^[A-Z0-9]{8}$/i, "must be an 8-character Companies House number").transform((value) => value.toUpperCase()).optional(),
   companyName: optionalText,
   companyRole: optionalText,
+  /** A sandbox user reads the sandbox's accounts through the accounts API; everyone else the live ones. */
+  environment: z.enum(["sandbox", "live"]).default("live"),
 });
 export type CreateSignInUserInput = z.input<typeof createSignInUserInputSchema>;
 

@@ -21,6 +21,10 @@ export const SCOPE_DESCRIPTIONS: Record<SignInScope, string> = {
   "accounts.read": "See your business loan accounts",
 };
 
+/** The scopes that let a sign-in access token call the partner API on its person's behalf. */
+export const PERSON_SCOPES = ["accounts.read"] as const satisfies readonly SignInScope[];
+export type PersonScope = (typeof PERSON_SCOPES)[number];
+
 export function isSignInScope(value: string): value is SignInScope {
   return (SIGN_IN_SCOPES as readonly string[]).includes(value);
 }

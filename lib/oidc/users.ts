@@ -21,6 +21,7 @@ export async function createSignInUser(database: Database, input: CreateSignInUs
         companyNumber: parsed.companyNumber ?? null,
         companyName: parsed.companyName ?? null,
         companyRole: parsed.companyRole ?? null,
+        environment: parsed.environment,
         createdAt: now,
         updatedAt: now,
       },

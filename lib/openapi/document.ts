@@ -11,6 +11,7 @@ import { addressLimitOf } from "../http/endpoint";
 import { RING_BASE_PATHS } from "../http/rings";
 import type { RegisteredEndpoint } from "../http/route-registry";
 import { stepErrorCodes } from "../http/steps";
+import { SSO_PATH } from "../env";
 import { GRANTABLE_SCOPES } from "../oauth/scopes";
 import { exampleOf } from "./examples";
 import { PUBLIC_LIMIT, type RatePolicy } from "../ratelimit/policies";
@@ -272,6 +273,12 @@ function sharedComponents(ring: Ring): Record<string, unknown> {
               },
             },
             clientSecretBasic: { type: "http", scheme: "basic", description: "Your client id (`svc_client_…`) and a secret key (`sk_…`)." },
+            signInToken: {
+              type: "openIdConnect",
+              description:
+                "A person's access token from our sign-in provider (spec 4.10), sent as `Authorization: Bearer <token>`: only the accounts reads take it, with `accounts.read`, and answer with the person's company's accounts.",
+              openIdConnectUrl: `${SSO_PATH}/.well-known/openid-configuration`,
+            },
           },
   };
 }

@@ -64,6 +64,15 @@ export function projectBucketPolicy(limits: TierLimits): TokenBucketPolicy {
 
 const perSecond = (name: string, ratePerSecond: number): TokenBucketPolicy => ({ kind: "tokenBucket", name, ratePerSecond, burst: ratePerSecond });
 
+/**
+ * A person's reads of their company's accounts with a sign-in access token (docs/sign-in.md), per user: no
+ * project's bucket is theirs to spend, so they have their own, the sandbox tier's.
+ */
+export const PERSON_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "person", ratePerSecond: 10, burst: 50 };
+
+/** The same requests per client address, so many people's tokens from one address cannot flood the API. */
+export const PERSON_ADDRESS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "person-address", ratePerSecond: 20, burst: 100 };
+
 /** Partner-ring requests without a valid token, and the JWKS, per client address. */
 export const ANONYMOUS_PARTNER_LIMIT: TokenBucketPolicy = {
   kind: "tokenBucket",
@@ -82,11 +91,12 @@ export const CLIENT_AUTHENTICATION_LIMIT: TokenBucketPolicy = { kind: "tokenBuck
 /**
  * A route's own limit, on top of the project bucket or the per-address limit, keyed per project and
  * environment (bearer routes), per authenticated OAuth client (the endpoints that authenticate one), per
- * authenticated publishable key (the apply widget's start) or per client address.
+ * authenticated publishable key (the apply widget's start), per person signed in (their user id) or per client
+ * address.
  */
 export interface SubLimit {
   policy: RatePolicy;
-  per: "project" | "client" | "publishable_key" | "address";
+  per: "project" | "client" | "publishable_key" | "user" | "address";
 }
 
 /** The route sub-limits (spec 8), named; each route declares its own on its endpoint config (`rateLimit`). */

@@ -18,13 +18,16 @@ interface DemoApplication {
   journey: "created" | "decided" | "withdrawn" | "funded";
 }
 
+/** The company of the demo project's funded account: the demo borrower's (seed-borrower.ts). */
+export const DEMO_FUNDED_COMPANY_NUMBER = "OC000072";
+
 const DEMO_APPLICATIONS: DemoApplication[] = [
   { companyNumber: "10000120", amountPence: 2_500_000, termMonths: 12, reference: "demo-created", journey: "created" },
   { companyNumber: "10000060", amountPence: 5_000_000, termMonths: 24, reference: "demo-approved", journey: "decided" },
   { companyNumber: "10000001", amountPence: 3_000_000, termMonths: 18, reference: "demo-declined", journey: "decided" },
   { companyNumber: "10000006", amountPence: 7_500_000, termMonths: 36, reference: "demo-referred", journey: "decided" },
   { companyNumber: "SC000048", amountPence: 1_000_000, termMonths: 6, reference: "demo-withdrawn", journey: "withdrawn" },
-  { companyNumber: "OC000072", amountPence: 12_000_000, termMonths: 48, reference: "demo-funded", journey: "funded" },
+  { companyNumber: DEMO_FUNDED_COMPANY_NUMBER, amountPence: 12_000_000, termMonths: 48, reference: "demo-funded", journey: "funded" },
 ];
 
 /** Creates the demo applications when the project has none in the sandbox; returns how many it created. */

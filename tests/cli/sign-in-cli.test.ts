@@ -60,10 +60,17 @@ describe("user create", () => {
     const { id } = JSON.parse(result.stdout);
     expect(id).toMatch(/^usr_[0-9a-z]{26}$/);
     const user = await db().signInUser.findUniqueOrThrow({ where: { id } });
-    expect(user).toMatchObject({ email: "grace.hopper@example.test", givenName: "Grace Brewster", familyName: "Hopper", companyNumber: "SC123456", companyName: "Compilers Ltd", companyRole: "director" });
+    expect(user).toMatchObject({ email: "grace.hopper@example.test", givenName: "Grace Brewster", familyName: "Hopper", companyNumber: "SC123456", companyName: "Compilers Ltd", companyRole: "director", environment: "live" });
     expect(user.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(await authenticateSignInUser("GRACE.HOPPER@example.test", password)).toBe(id);
     expect(await authenticateSignInUser("grace.hopper@example.test", `${password}!`)).toBeNull();
+  });
+
+  it("makes a sandbox user with --sandbox: one who reads the sandbox's accounts", async () => {
+    const result = await runCli({}, "user", "create", "--email", "sandbox.person@example.test", "--password", "a long enough passphrase", "--name", "Sandy Box", "--company-number", "12345678", "--sandbox", "--json");
+    expect(result.code).toBe(0);
+    const { id } = JSON.parse(result.stdout);
+    expect(await db().signInUser.findUniqueOrThrow({ where: { id }, select: { environment: true, companyNumber: true } })).toEqual({ environment: "sandbox", companyNumber: "12345678" });
   });
 
   it("refuses a second user with the same email, whatever its case, without repeating the address", async () => {

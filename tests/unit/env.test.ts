@@ -86,8 +86,16 @@ describe("the identity provider", () => {
     expect(() => parseConfig(environment)).toThrow(message);
   });
 
+  it("needs no AUTH_SECRET in development, but npm start refuses to run without one, and takes none shorter than 32 characters", () => {
+    const settings = parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") });
+    expect(settings.AUTH_SECRET).toBeUndefined();
+    expect(() => assertProductionConfig(settings)).toThrow(/AUTH_SECRET must be set/);
+    expect(() => assertProductionConfig({ ...settings, AUTH_SECRET: "s".repeat(32) })).not.toThrow();
+    expect(() => parseConfig({ AUTH_SECRET: "s".repeat(31) })).toThrow("Invalid configuration:\n  AUTH_SECRET: must be at least 32 characters (openssl rand -base64 32)");
+  });
+
   it("may follow the sandbox rules in development, but npm start refuses that", () => {
-    const settings = parseConfig({ IDENTITY_PROVIDER: "sandbox", OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") });
+    const settings = parseConfig({ IDENTITY_PROVIDER: "sandbox", OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"), AUTH_SECRET: "a".repeat(32) });
     expect(settings.IDENTITY_PROVIDER).toBe("sandbox");
     expect(() => assertProductionConfig(settings)).toThrow(ConfigError);
     expect(() => assertProductionConfig(settings)).toThrow(/IDENTITY_PROVIDER=sandbox would verify live applicants by the sandbox rules/);
@@ -109,7 +117,7 @@ describe("the operators' internal surface and a reverse proxy", () => {
   });
 
   it("warns npm start of a missing TRUSTED_PROXY_HEADER and HEALTHZ_INTERNAL_TOKEN, without refusing to start", () => {
-    const bare = parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") });
+    const bare = parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"), AUTH_SECRET: "a".repeat(32) });
     expect(() => assertProductionConfig(bare)).not.toThrow();
     expect(productionConfigWarnings(bare)).toEqual([
       "TRUSTED_PROXY_HEADER is not set: per-address limits key on the socket's peer, so behind a reverse proxy every caller shares the proxy's address (one rate-limit bucket for everyone). Set it to the header your proxy writes the client's address to (e.g. x-forwarded-for).",
@@ -119,7 +127,7 @@ describe("the operators' internal surface and a reverse proxy", () => {
   });
 
   it("warns npm start that the sign-in provider needs OAUTH_KEY_ENCRYPTION_KEY even when OAUTH_SIGNING_KEY is set", () => {
-    const settings = parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify({ kty: "OKP", crv: "Ed25519", x: "x", d: "d" }), TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token });
+    const settings = parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify({ kty: "OKP", crv: "Ed25519", x: "x", d: "d" }), TRUSTED_PROXY_HEADER: "x-forwarded-for", HEALTHZ_INTERNAL_TOKEN: token, AUTH_SECRET: "a".repeat(32) });
     expect(() => assertProductionConfig(settings)).not.toThrow();
     expect(productionConfigWarnings(settings)).toEqual([expect.stringMatching(/^OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider/)]);
   });

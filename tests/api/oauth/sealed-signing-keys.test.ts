@@ -96,8 +96,8 @@ describe("npm start's configuration", () => {
   it("requires OAUTH_SIGNING_KEY or OAUTH_KEY_ENCRYPTION_KEY, naming both", () => {
     expect(() => assertProductionConfig(parseConfig({}))).toThrow(ConfigError);
     expect(() => assertProductionConfig(parseConfig({}))).toThrow(/OAUTH_SIGNING_KEY or OAUTH_KEY_ENCRYPTION_KEY must be set/);
-    expect(() => assertProductionConfig(parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: encryptionKey }))).not.toThrow();
-    expect(() => assertProductionConfig(parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify(keptInTheClear) }))).not.toThrow();
+    expect(() => assertProductionConfig(parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: encryptionKey, AUTH_SECRET: "a".repeat(32) }))).not.toThrow();
+    expect(() => assertProductionConfig(parseConfig({ OAUTH_SIGNING_KEY: JSON.stringify(keptInTheClear), AUTH_SECRET: "a".repeat(32) }))).not.toThrow();
     expect(() => parseConfig({ OAUTH_KEY_ENCRYPTION_KEY: "short" })).toThrow(/OAUTH_KEY_ENCRYPTION_KEY: must be 32 bytes/);
   });
 });

@@ -45,8 +45,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("every page", () => {
-  it("is found on disk: the site, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
-    expect(PAGES).toEqual(["/", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
+  it("is found on disk: the site, the borrower area, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
+    expect(PAGES).toEqual(["/", "/account", "/account/sign-in", "/account/signed-out", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
   });
 
   it.each([...PAGES, "/no-such-page"])("%s passes through the proxy and gets a nonce policy that says who may frame it", async (url) => {
