@@ -305,7 +305,7 @@ async function main(): Promise<boolean> {
   const start = npmStartCommand();
   const server = spawn(SERVER_NODE, [...profiling, ...start.args], {
     cwd: ROOT,
-    env: { ...process.env, ...start.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, OAUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"), LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...start.env, ...(flags.node ? { ALLOW_UNSUPPORTED_NODE: "1" } : {}), DATABASE_URL: url, PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: baseUrl, OAUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"), AUTH_SECRET: randomBytes(32).toString("base64"), LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "100000", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   let peakRssMb = 0;
