@@ -116,7 +116,7 @@ function AccountCard({ view }: { view: HolderAccountView }) {
                 <tr key={transaction.id}>
                   <td>{formatDay(transaction.posted_at)}</td>
                   <td>{TRANSACTION_WORDS[transaction.type] ?? transaction.type}</td>
-                  <td className="account-money">{formatPounds(transaction.amount_pence)}</td>
+                  <td className="account-money">{formatPounds(Math.abs(transaction.amount_pence))}</td>
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,22 @@ type Instalment = AccountObject["schedule"][number];
 
 const WIDTH = 320;
 const HEIGHT = 160;
-const AXIS = 18;
+const AXIS = 30;
+
+/** A bar's month under it, centred; the year on a second line under the first bar and each January. */
+function AxisLabel({ x, dueDate, withYear }: { x: number; dueDate: string; withYear: boolean }) {
+  const [month, year] = formatShortDate(dueDate).replace(/^\d+ /, "").split(" ");
+  return (
+    <text className="account-axis" x={x} y={HEIGHT - AXIS + 12} textAnchor="middle">
+      {month}
+      {withYear ? (
+        <tspan x={x} dy={12}>
+          {year}
+        </tspan>
+      ) : null}
+    </text>
+  );
+}
 
 export function ScheduleChart({ accountId, schedule }: { accountId: string; schedule: readonly Instalment[] }) {
   if (schedule.length === 0) return <p className="account-empty">No instalments are scheduled yet: they appear as money is drawn.</p>;
@@ -31,11 +46,7 @@ export function ScheduleChart({ accountId, schedule }: { accountId: string; sche
             <g key={instalment.number}>
               <rect className={`account-bar-principal${paid}`} x={x} y={HEIGHT - AXIS - principal} width={barWidth} height={principal} />
               <rect className={`account-bar-interest${paid}`} x={x} y={HEIGHT - AXIS - principal - interest} width={barWidth} height={interest} />
-              {index % labelEvery === 0 ? (
-                <text className="account-axis" x={index === 0 ? x : x + barWidth / 2} y={HEIGHT - 4} textAnchor={index === 0 ? "start" : "middle"}>
-                  {formatShortDate(instalment.due_date).replace(/^\d+ /, "")}
-                </text>
-              ) : null}
+              {index % labelEvery === 0 ? <AxisLabel x={x + barWidth / 2} dueDate={instalment.due_date} withYear={index === 0 || instalment.due_date.slice(5, 7) === "01"} /> : null}
             </g>
           );
         })}
