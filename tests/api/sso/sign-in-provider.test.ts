@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import * as client from "openid-client";
 import { base64url, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { findSignInAccessToken } from "@/lib/oidc/artifacts";
 import { setSignInClientDisabled } from "@/lib/oidc/clients";
@@ -383,6 +384,8 @@ describe("the sign-in form", () => {
   });
 
   it("answers 429 with Too many attempts once an email's attempts run out, and logs no email", async () => {
+    // The limiter's time stands still, so no attempt is refilled however long the password checks take.
+    freezeClock();
     const user = await createTestUser();
     const { browser, uid } = await atLoginForm();
     const { result: statuses, entries } = await captureLogs(async () => {
@@ -405,6 +408,7 @@ describe("the sign-in form", () => {
   });
 
   it("answers 429 once one address has tried 20 times, whatever the emails", async () => {
+    freezeClock();
     const { browser, uid } = await atLoginForm();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 21; attempt += 1) {
