@@ -14,7 +14,8 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 /** A crawl never ends on a site that makes links up: no more pages than this. */
 const MAX_PAGES = 300;
 
-// Paths of the API rings and machine endpoints: what the docs name there are calls, not pages to open.
+// Paths of the API rings and machine endpoints: what the docs name there are calls (a POST, a bearer token), not
+// pages to open. A link on a page is followed wherever it points.
 const NOT_PAGES = [/^\/partner\//, /^\/public\//, /^\/oauth\//, /^\/mcp$/, /^\/api\//, /^\/apply\/v1\//, /^\/\.well-known\//, /^\/sso\//, /^\/openapi\//];
 
 interface Visit {
@@ -60,7 +61,7 @@ async function crawl(page: Page, seeds: string[], origin: string): Promise<Array
     const { status, links } = await visit(page, url, origin);
     visited.push([url.slice(origin.length) || "/", status]);
     for (const link of links) {
-      if (seen.has(link) || NOT_PAGES.some((pattern) => pattern.test(new URL(link).pathname))) continue;
+      if (seen.has(link)) continue;
       seen.add(link);
       queue.push(link);
     }
