@@ -34,19 +34,26 @@ export function assertApplyFormFromSite(options: { formToken: string | undefined
   if (from.origin !== new URL(config().BASE_URL).origin && from.host !== host) throw new ApiError("csrf_token_invalid");
 }
 
-let siteProject: Promise<{ publishableKey: string }> | undefined;
+let siteKey: Promise<string> | undefined;
 
-async function siteTenant() {
-  siteProject ??= ensureSiteProject(db());
+/** The site's publishable key, read (or made) once per process; forgotten if reading it failed. */
+function siteKeyOnce(): Promise<string> {
+  if (!siteKey) {
+    siteKey = ensureSiteProject(db()).then((project) => project.publishableKey);
+    siteKey.catch(() => (siteKey = undefined));
+  }
+  return siteKey;
+}
+
+/** The site as the widget's caller: its key authenticated as any page's would be. */
+async function siteCaller() {
   try {
-    return await authenticatePublishableKey((await siteProject).publishableKey);
+    return await authenticatePublishableKey(await siteKeyOnce());
   } catch (error) {
-    // Rolled or revoked by an operator since this process read it: read (or repair) it once more.
+    // Revoked or rolled by an operator since this process read it: read (or repair) it once more.
     if (!(error instanceof ApiError)) throw error;
-    siteProject = ensureSiteProject(db());
-    return authenticatePublishableKey((await siteProject).publishableKey);
-  } finally {
-    siteProject?.catch(() => (siteProject = undefined));
+    siteKey = undefined;
+    return authenticatePublishableKey(await siteKeyOnce());
   }
 }
 
@@ -64,7 +71,7 @@ export async function startDirectApplication(options: DirectApplyPost): Promise<
   const checked = validateDirectApplyForm(options.form);
   if (!checked.ok) return { kind: "refused", values: checked.values, errors: checked.errors };
   const { answers } = checked;
-  const caller = await siteTenant();
+  const caller = await siteCaller();
   // Our own server starts it, as a partner's server would (no page origin): an ordinary hosted journey, which
   // the visitor walks in this window.
   const application = await startWidgetApplication({
