@@ -4,6 +4,7 @@
 // apply.js widget started, by the page that started it (lib/journey/framing.ts). A view of a page that reads the
 // database for the token in its address (the journey, the payment page) spends from its address's bucket first.
 import { NextResponse, type NextRequest } from "next/server";
+import { CSRF_COOKIE, csrfCookieHeader, newCsrfToken, pageNeedsCsrfCookie } from "./lib/pages/csrf-cookie";
 import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
 
 export async function proxy(request: NextRequest) {
@@ -21,8 +22,12 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
+  // A first view gets its CSRF cookie, and the page sees it already: its form echoes the value.
+  const csrfToken = pageNeedsCsrfCookie(pathname) && !request.cookies.has(CSRF_COOKIE) ? newCsrfToken() : null;
+  if (csrfToken) requestHeaders.set("cookie", [request.headers.get("cookie"), `${CSRF_COOKIE}=${csrfToken}`].filter(Boolean).join("; "));
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
+  if (csrfToken) response.headers.append("Set-Cookie", csrfCookieHeader(csrfToken));
   for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
   return response;
 }

@@ -3,6 +3,8 @@
 // any other), and the calling page's origin is recorded: the one origin besides ours that may frame its journey
 // (proxy.ts), and the one the journey's end is announced to.
 import { createApplication } from "../applications/create";
+import { db } from "../db";
+import { config } from "../env";
 import { ApiError } from "../errors";
 import type { Tenant } from "../tenant";
 import type { StartWidgetApplicationInput } from "./schemas";
@@ -29,9 +31,23 @@ function embeddingOriginOf(origin: string | null, environment: Tenant["environme
   return url.origin;
 }
 
+/**
+ * The platform's own project (the site's Apply page, docs/apply-directly.md) publishes its key on the site: a
+ * browser may start applications with it from the site's origin alone, so no other page can pass its applicants
+ * off as the platform's direct ones.
+ */
+async function assertSiteKeyOrigin(tenant: Tenant, embeddingOrigin: string | undefined): Promise<void> {
+  if (embeddingOrigin === undefined || embeddingOrigin === new URL(config().BASE_URL).origin) return;
+  const project = await db().project.findUnique({ where: { id: tenant.projectId }, select: { sitePublishableKey: true } });
+  if (project?.sitePublishableKey) {
+    throw new ApiError("origin_not_allowed", { message: "This publishable key is the platform's own: it starts applications only from the platform's site." });
+  }
+}
+
 export async function startWidgetApplication(options: { tenant: Tenant; now: Date; input: StartWidgetApplicationInput; origin: string | null }) {
   const { tenant, now, input } = options;
   const embeddingOrigin = embeddingOriginOf(options.origin, tenant.environment);
+  await assertSiteKeyOrigin(tenant, embeddingOrigin);
   // Its company lookup spends the widget starts' share of the registry's budget, never the partners' reserve.
   const application = await createApplication({ tenant, now, input, embeddingOrigin, registryCaller: "widget" });
   return {

@@ -7,6 +7,7 @@ import MiniSearch from "minisearch";
 import sanitizeHtml from "sanitize-html";
 import { clock, isFresh } from "../clock";
 import { sanitizePageHtml } from "../cms/sanitize";
+import { directApplyUrl } from "../direct-apply/links";
 import type { PublicCmsPage } from "../cms/serialize";
 import { listPublishedPages } from "../cms/service";
 import { LOYALTY_COOLDOWN_DAYS, LOYALTY_TIERS } from "../loyalty/tiers";
@@ -182,6 +183,24 @@ function loyaltyEntry(): KnowledgeEntry {
   };
 }
 
+/** How to apply, with the link every apply answer gives: the site's Apply page (docs/apply-directly.md). */
+function howToApplyEntry(applyUrl: string): KnowledgeEntry {
+  return {
+    id: "curated:how-to-apply",
+    title: "How to apply",
+    text:
+      "How to apply for finance, application process, getting started, sign up. Apply online directly or through one of our partners. " +
+      "You need the company number, the details of the director applying, and to connect the business bank account through open banking " +
+      "so we can check affordability. You see the offer and its total cost before you accept.",
+    answerHtml:
+      paragraphs(
+        "You can apply online, directly or through one of our partners. You will need the company number and the details of the director (or, for an LLP, the designated member) applying.",
+        "We ask you to connect the business bank account through open banking so we can check affordability. You see the offer and its total cost before you accept anything.",
+      ) + `<p><a href="${escapeHtml(applyUrl)}">Apply directly</a></p>`,
+    source: "curated",
+  };
+}
+
 /** Curated entries: general facts with no figures (figures belong to the pricing configuration). */
 const CURATED_ENTRIES: readonly KnowledgeEntry[] = [
   {
@@ -194,19 +213,6 @@ const CURATED_ENTRIES: readonly KnowledgeEntry[] = [
     answerHtml: paragraphs(
       "We lend only to UK limited companies and LLPs that are registered at Companies House and still active.",
       "We cannot lend to sole traders, partnerships or individuals. The person applying must be a director of the company or, for an LLP, a designated member.",
-    ),
-    source: "curated",
-  },
-  {
-    id: "curated:how-to-apply",
-    title: "How to apply",
-    text:
-      "How to apply for finance, application process, getting started, sign up. Apply online directly or through one of our partners. " +
-      "You need the company number, the details of the director applying, and to connect the business bank account through open banking " +
-      "so we can check affordability. You see the offer and its total cost before you accept.",
-    answerHtml: paragraphs(
-      "You can apply online, directly or through one of our partners. You will need the company number and the details of the director (or, for an LLP, the designated member) applying.",
-      "We ask you to connect the business bank account through open banking so we can check affordability. You see the offer and its total cost before you accept anything.",
     ),
     source: "curated",
   },
@@ -276,13 +282,14 @@ function processTerm(term: string): string | null {
 const SOURCE_BOOST: Record<KnowledgeSource, number> = { curated: 1.3, pricing: 1.3, loyalty: 1.2, cms: 1 };
 
 /** Builds the knowledge base from explicit sources: pure, so tests can build it from any configuration. */
-export function buildKnowledgeBase(config: PricingFigures, pages: readonly PublicCmsPage[]): KnowledgeBase {
+export function buildKnowledgeBase(config: PricingFigures, pages: readonly PublicCmsPage[], applyUrl = directApplyUrl()): KnowledgeBase {
   const entries: KnowledgeEntry[] = [
     productsEntry(config),
     businessLoanEntry(config),
     flexEntry(config),
     sliceEntry(config),
     loyaltyEntry(),
+    howToApplyEntry(applyUrl),
     ...CURATED_ENTRIES,
     ...pages.slice(0, MAX_CMS_PAGES).flatMap(pageEntries).slice(0, MAX_CMS_ENTRIES),
   ];

@@ -3,7 +3,7 @@
 // /public/v1 never disagree. Money in results is in pence with `units` (spec 2.1); catalogue figures keep the
 // public ring's `_pounds` keys.
 import { z } from "zod";
-import { config } from "../env";
+import { directApplyUrl } from "../direct-apply/links";
 import { loyaltyLadder } from "../loyalty/tiers";
 import { loyaltyLadderSchema } from "../loyalty/schemas";
 import { getPricingConfig } from "../pricing/config";
@@ -204,7 +204,7 @@ const howToApply = defineTool<Nobody, typeof noArguments, typeof howToApplyOutpu
         "We check the company, verify the applicant's identity and, with consent, search the business credit file.",
         "Read the offer and its total cost, then accept it or not; nothing is owed before you accept.",
       ],
-      apply_url: `${config().APPLY_URL}/apply`,
+      apply_url: directApplyUrl(),
       partners: "You can also apply through one of our partners, whose own journey leads to the same application.",
     };
     return { text: `${structured.steps.map((step, index) => `${index + 1}. ${step}`).join("\n")}\nApply at ${structured.apply_url}.`, structured };

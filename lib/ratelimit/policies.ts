@@ -139,6 +139,13 @@ export const PUBLIC_MCP_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: 
 export const JOURNEY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-form", ratePerSecond: 1, burst: 20 };
 
 /**
+ * The site's Apply form posts, per client address: a person corrects a refused answer or two and starts one
+ * application, perhaps a few from an office; each start spends the widget starts' share of the registry budget.
+ * Bursts of 10, then one every ten seconds.
+ */
+export const DIRECT_APPLY_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "direct-apply-form", ratePerSecond: 0.1, burst: 10 };
+
+/**
  * The apply widget's starts, per client address, spent before the body is read: an applicant starts one
  * application, perhaps a few, so ten a minute leaves room for an office behind one address.
  */

@@ -135,7 +135,7 @@ describe.each(URLS)("the SDK client at %s", (path) => {
     const tiers = await client.callTool({ name: "loyalty_tiers" });
     expect(tiers.structuredContent).toEqual(await expectJson(await fetch(`${server.url}/public/v1/loyalty/tiers`), 200));
     const apply = await client.callTool({ name: "how_to_apply" });
-    expect((apply.structuredContent as Record<string, any>).apply_url).toBe(`${config().APPLY_URL}/apply`);
+    expect((apply.structuredContent as Record<string, any>).apply_url).toBe(`${config().BASE_URL}/apply`);
     expect((apply.structuredContent as Record<string, any>).steps).toHaveLength(5);
   });
 

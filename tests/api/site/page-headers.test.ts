@@ -45,8 +45,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("every page", () => {
-  it("is found on disk: the site, the borrower area, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
-    expect(PAGES).toEqual(["/", "/account", "/account/sign-in", "/account/signed-out", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
+  it("is found on disk: the site (its Apply page too), the borrower area, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
+    expect(PAGES).toEqual(["/", "/account", "/account/sign-in", "/account/signed-out", "/apply", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
   });
 
   it.each([...PAGES, "/no-such-page"])("%s passes through the proxy and gets a nonce policy that says who may frame it", async (url) => {
@@ -75,7 +75,7 @@ describe("every route handler that answers HTML", () => {
 
   it("is kept off the proxy unless it is one of a hosted page's own forms or checks: a hop on the API would cost every request", () => {
     const proxied = routes.filter((url) => unstable_doesMiddlewareMatch({ config: proxyConfig, url }));
-    expect(proxied).toEqual([`/apply/${SAMPLES.token}/company/form`, `/apply/${SAMPLES.token}/status`, `/pay/${SAMPLES.token}/bank`]);
+    expect(proxied).toEqual([`/apply/${SAMPLES.token}/company/form`, `/apply/${SAMPLES.token}/status`, "/apply/start", `/pay/${SAMPLES.token}/bank`]);
   });
 
   it("answers it with a policy that lets nobody frame it", async () => {
