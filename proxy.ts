@@ -3,8 +3,12 @@
 // `frame-ancestors 'none'`, except the hosted journey's, framed by our own pages and, for an application the
 // apply.js widget started, by the page that started it (lib/journey/framing.ts). A view of a page that reads the
 // database for the token in its address (the journey, the payment page) spends from its address's bucket first.
+// A browser without the site's CSRF cookie gets one with the page (lib/wire/csrf.ts), so the chat panel can call
+// the assistant; the cookie is a header on the response, so a page rendered once stays static.
 import { NextResponse, type NextRequest } from "next/server";
+import { config as settings } from "./lib/env";
 import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
+import { csrfCookieHeader, csrfCookieOf, isWellFormedCsrfToken, newCsrfToken } from "./lib/wire/csrf";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -24,7 +28,21 @@ export async function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
   for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
+  if (needsCsrfCookie(request)) response.headers.append("Set-Cookie", csrfCookieHeader(newCsrfToken(), isServedOverHttps(request)));
   return response;
+}
+
+// A page view (GET or HEAD, not a script's request for JSON) whose browser has no well-formed token yet.
+function needsCsrfCookie(request: NextRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && !accept.includes("text/html")) return false;
+  const token = csrfCookieOf(request);
+  return token === null || !isWellFormedCsrfToken(token);
+}
+
+function isServedOverHttps(request: NextRequest): boolean {
+  return request.nextUrl.protocol === "https:" || settings().BASE_URL.startsWith("https:");
 }
 
 // Loaded on the first journey request, not at start: the lookup brings a database client into the proxy's

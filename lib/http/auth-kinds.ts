@@ -9,6 +9,7 @@ import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInp
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PUBLIC_LIMIT, type RatePolicy, type SubLimit } from "../ratelimit/policies";
 import type { Tenant } from "../tenant";
 import { clientAddress } from "../wire/client-address";
+import { CSRF_COOKIE, CSRF_HEADER, hasMatchingCsrfToken } from "../wire/csrf";
 import { authenticateBearer, type Principal } from "./auth";
 import type { EndpointAuth } from "./endpoint";
 import { isOperatorRequest } from "./operator-access";
@@ -18,7 +19,8 @@ export type Caller =
   | { kind: "bearer"; principal: Principal }
   | { kind: "client"; client: AuthenticatedClient }
   | { kind: "publishable_key"; key: PublishableKeyCaller }
-  | { kind: "operator" };
+  | { kind: "operator" }
+  | { kind: "site_visitor" };
 
 /** What an authentication reads: the request, and its body once decoded. */
 export interface Presented {
@@ -127,6 +129,26 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     anyOrigin: false,
     security: () => [],
     facts: () => [],
+    limits: () => [],
+    extensions: () => ({}),
+  },
+  site_visitor: {
+    rings: ["site"],
+    authenticatedFrom: "headers",
+    async authenticate({ request }: Presented) {
+      if (!hasMatchingCsrfToken(request)) throw new ApiError("csrf_token_invalid");
+      return { kind: "site_visitor" as const };
+    },
+    tenantOf: () => undefined,
+    refusals: ["csrf_token_invalid"],
+    addressPolicy: (_ring, auth) => auth.addressLimit,
+    subLimit: null,
+    anyOrigin: false,
+    security: () => [],
+    facts: () => [
+      `**CSRF double-submit:** send the \`${CSRF_COOKIE}\` cookie our pages set and its value in the \`${CSRF_HEADER}\` header; a missing or different token is 403.`,
+      "**Same origin only:** no CORS; the cookie is `SameSite=Strict`.",
+    ],
     limits: () => [],
     extensions: () => ({}),
   },

@@ -156,7 +156,7 @@ describe("the message body", () => {
   it("answers a message carrying markup with inert HTML that does not echo it", async () => {
     const body = await expectReply(await chat({ message: "<script>alert(1)</script><img src=x onerror=alert(2)> loan" }));
     expect(body.reply).not.toMatch(/<script|onerror|<img|alert\(/);
-    expect(body.reply).toContain("Business Loans are from £");
+    expect(body.reply).toContain("Short-term Business Loan (the scale our online quote uses): from £");
   });
 
   it("answers GET on the chat path with 405 and Allow", async () => {
