@@ -8,10 +8,12 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { config } from "@/lib/env";
+import { openApiDocument } from "@/lib/openapi/document";
 import { newCsrfToken } from "@/lib/wire/csrf";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectSiteError } from "../../helpers/http";
+import { loadAllEndpoints } from "../../helpers/routes";
 
 let server: AppServer;
 
@@ -245,5 +247,22 @@ describe("the rate limit", () => {
     const address = freshAddress();
     for (let attempt = 1; attempt <= 10; attempt += 1) await expectSiteError(await ask({ message: "Hi" }, {}, address), 403, CSRF_REFUSED);
     await expectSiteError(await ask({ message: "Hi" }, matching(), address), 429, /./);
+  });
+});
+
+describe("the API reference", () => {
+  it("documents the endpoint on the site ring: its caller's proof, its bucket, and errors in the site's shape", async () => {
+    const document = openApiDocument("site", await loadAllEndpoints(), "") as unknown as {
+      paths: Record<string, Record<string, { description: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operation = document.paths["/api/assistant/public"]!.post!;
+    expect(operation.description).toContain("send the `svc_csrf` cookie our pages set and its value in the `X-CSRF-Token` header");
+    expect(operation.description).toContain("0.25 requests per second, bursts of 10 per client address");
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "403", "413", "415", "422", "429", "500"]);
+    for (const status of ["403", "422", "429"]) {
+      expect(operation.responses[status]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/SiteError" });
+    }
+    expect(operation.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/SiteAssistantAnswer" });
   });
 });
