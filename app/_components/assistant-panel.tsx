@@ -51,8 +51,10 @@ export function AssistantPanel() {
     if (open) input.current?.focus();
   }, [open]);
 
+  // The newest message is shown from its start: a long answer is read from the top, not its last line.
   useEffect(() => {
-    log.current?.scrollTo({ top: log.current.scrollHeight });
+    const newest = log.current?.lastElementChild as HTMLElement | null | undefined;
+    if (log.current && newest) log.current.scrollTop = newest.offsetTop - log.current.offsetTop;
   }, [entries]);
 
   if (HIDDEN_ON.some((pattern) => pattern.test(pathname ?? ""))) return null;
@@ -115,7 +117,7 @@ export function AssistantPanel() {
             ×
           </button>
         </header>
-        <div ref={log} className={styles.log} role="log" aria-live="polite" aria-label="Conversation">
+        <div ref={log} className={styles.log} role="log" aria-live="polite" aria-label="Conversation" tabIndex={0}>
           <p className={styles.assistant}>
             Ask about our products, who can borrow, or what it costs. I can&apos;t see accounts, so please don&apos;t share personal or account
             details here.
