@@ -107,11 +107,26 @@ const FALLBACK_ANSWER =
   "<li>how to apply and how decisions are made</li></ul>" +
   "<p>For anything about your own account, please sign in.</p>";
 
+// The answers are a bounded set (each entry, with or without the Apply link, the handoff per sign-in address), so
+// each is sanitised once and kept, not on every question; the index is rebuilt at most every 30 s.
+const SANITISED_ANSWERS_KEPT = 1_000;
+const sanitisedAnswers = new Map<string, string>();
+
+function sanitisedOnce(html: string): string {
+  let sanitised = sanitisedAnswers.get(html);
+  if (sanitised === undefined) {
+    sanitised = sanitizePageHtml(html);
+    if (sanitisedAnswers.size >= SANITISED_ANSWERS_KEPT) sanitisedAnswers.clear();
+    sanitisedAnswers.set(html, sanitised);
+  }
+  return sanitised;
+}
+
 export async function answerQuestion(message: string, options: AnswerOptions = {}): Promise<AssistantAnswer> {
   const question = message.trim();
   if (isInjectionAttempt(question)) return { answerHtml: REFUSAL_ANSWER, handoff: false, sources: [] };
   if (isAccountSpecific(question)) {
-    return { answerHtml: sanitizePageHtml(handoffAnswer(options.signInUrl ?? `${config().BASE_URL}/account`)), handoff: true, sources: [] };
+    return { answerHtml: sanitisedOnce(handoffAnswer(options.signInUrl ?? `${config().BASE_URL}/account`)), handoff: true, sources: [] };
   }
   const knowledgeBase = options.knowledgeBase ?? (await currentKnowledgeBase());
   const applyUrl = options.applyUrl ?? `${config().BASE_URL}/apply`;
@@ -121,5 +136,5 @@ export async function answerQuestion(message: string, options: AnswerOptions = {
     return { answerHtml: FALLBACK_ANSWER, handoff: false, sources: [] };
   }
   const entryHtml = ENTRIES_LEADING_TO_APPLY.has(best.entry.id) ? best.entry.answerHtml + applyLink(applyUrl) : best.entry.answerHtml;
-  return { answerHtml: sanitizePageHtml(entryHtml), handoff: false, sources: [best.entry.id] };
+  return { answerHtml: sanitisedOnce(entryHtml), handoff: false, sources: [best.entry.id] };
 }
