@@ -177,6 +177,10 @@ describe("the message: 1 to 500 characters", () => {
     await expectSiteError(await ask({ message: "Hi", session_id: "x" }, matching()), 400, /./);
     await expectSiteError(await ask("{not json", matching()), 400, /not valid JSON/);
   });
+
+  it("refuses a body over 8 KiB: 413", async () => {
+    await expectSiteError(await ask({ message: "x".repeat(9 * 1024) }, matching()), 413, /^The request body exceeds the 8192-byte limit\.$/);
+  });
 });
 
 describe("answers", () => {
