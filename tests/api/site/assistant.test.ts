@@ -12,6 +12,7 @@ import { openApiDocument } from "@/lib/openapi/document";
 import { newCsrfToken } from "@/lib/wire/csrf";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { captureLogs } from "../../helpers/logs";
 import { expectSiteError } from "../../helpers/http";
 import { loadAllEndpoints } from "../../helpers/routes";
 
@@ -142,6 +143,14 @@ describe("the CSRF double-submit", () => {
   });
 });
 
+describe("other methods", () => {
+  it("answer 405 with Allow, in the site's shape", async () => {
+    const response = await fetch(`${server.url}/api/assistant/public`, { headers: { "x-forwarded-for": freshAddress() } });
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
+    await expectSiteError(response, 405, /not allowed/);
+  });
+});
+
 describe("the message: 1 to 500 characters", () => {
   it("answers a message of 1 character", async () => {
     const body = await expectAnswer(await ask({ message: "?" }, matching()));
@@ -230,6 +239,23 @@ describe("answers", () => {
     const body = await expectAnswer(await ask({ message }, matching()));
     expect(body.answer).not.toMatch(forbidden);
     expect(body.answer).not.toContain(message);
+  });
+});
+
+describe("the logs", () => {
+  it("keep neither the visitor's words nor the CSRF token: the request's line names the route, its status and nothing asked", async () => {
+    const credentials = matching();
+    const message = "What is my balance? My email is ada.director@example.co.uk";
+    const { entries } = await captureLogs(async () => {
+      await expectAnswer(await ask({ message }, credentials));
+      await expectSiteError(await ask({ message }, { cookie: credentials.cookie }), 403, CSRF_REFUSED);
+    });
+    const written = JSON.stringify(entries);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(written).toContain("/api/assistant/public");
+    expect(written).not.toContain("ada.director@example.co.uk");
+    expect(written).not.toContain("balance");
+    expect(written).not.toContain(credentials.cookie);
   });
 });
 
