@@ -34,7 +34,7 @@ async function seriousViolations(page: Page) {
 /** Tabs from the top of the page until the launcher has focus, as a keyboard user reaches it. */
 async function tabToLauncher(page: Page): Promise<void> {
   const launcher = page.getByRole("button", { name: "Ask a question" });
-  for (let press = 0; press < 40; press += 1) {
+  for (let press = 0; press < 80; press += 1) {
     await page.keyboard.press("Tab");
     if (await launcher.evaluate((element) => element === document.activeElement)) return;
   }
