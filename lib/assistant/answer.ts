@@ -78,7 +78,7 @@ export function isAccountSpecific(question: string): boolean {
   return ACCOUNT_SPECIFIC_PATTERNS.some((pattern) => pattern.test(question));
 }
 
-export function isInjectionAttempt(question: string): boolean {
+export function mustBeRefused(question: string): boolean {
   return INJECTION_PATTERNS.some((pattern) => pattern.test(question)) || asksForOtherCustomers(question);
 }
 
@@ -124,7 +124,7 @@ function sanitisedOnce(html: string): string {
 
 export async function answerQuestion(message: string, options: AnswerOptions = {}): Promise<AssistantAnswer> {
   const question = message.trim();
-  if (isInjectionAttempt(question)) return { answerHtml: REFUSAL_ANSWER, handoff: false, sources: [] };
+  if (mustBeRefused(question)) return { answerHtml: REFUSAL_ANSWER, handoff: false, sources: [] };
   if (isAccountSpecific(question)) {
     return { answerHtml: sanitisedOnce(handoffAnswer(options.signInUrl ?? `${config().BASE_URL}/account`)), handoff: true, sources: [] };
   }

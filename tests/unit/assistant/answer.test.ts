@@ -2,7 +2,7 @@
 // touches the shared database's pricing: figures are the configuration's own, account questions hand off without
 // any retrieval, nothing relevant gets the fixed fallback, and a visitor's markup never comes back.
 import { describe, expect, it } from "vitest";
-import { answerQuestion, isAccountSpecific, isInjectionAttempt } from "@/lib/assistant/answer";
+import { answerQuestion, isAccountSpecific, mustBeRefused } from "@/lib/assistant/answer";
 import { buildKnowledgeBase, htmlToText, type KnowledgeBase } from "@/lib/assistant/knowledge-base";
 import type { PublicCmsPage } from "@/lib/cms/serialize";
 import { sanitizePageHtml } from "@/lib/cms/sanitize";
@@ -180,13 +180,13 @@ describe("attempts to change the rules or reach other customers get one fixed re
   ])("refuses %j without searching", async (question) => {
     const answer = await answerQuestion(question, { knowledgeBase: UNSEARCHABLE, signInUrl: SIGN_IN_URL });
     expect(answer).toEqual({ answerHtml: REFUSAL, handoff: false, sources: [] });
-    expect(isInjectionAttempt(question)).toBe(true);
+    expect(mustBeRefused(question)).toBe(true);
   });
 
   it.each(["Can other companies apply?", "What loans are available for UK limited companies?", "Do you lend to all businesses?", "Is every company eligible?", "How do I apply?"])(
     "does not refuse the general question %j",
     (question) => {
-      expect(isInjectionAttempt(question)).toBe(false);
+      expect(mustBeRefused(question)).toBe(false);
     },
   );
 });
