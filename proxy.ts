@@ -3,9 +3,12 @@
 // `frame-ancestors 'none'`, except the hosted journey's, framed by our own pages and, for an application the
 // apply.js widget started, by the page that started it (lib/journey/framing.ts). A view of a page that reads the
 // database for the token in its address (the journey, the payment page) spends from its address's bucket first.
+// A browser without the site's CSRF cookie gets one with the page (lib/wire/csrf.ts), so the chat panel can call
+// the assistant; the cookie is a header on the response, so a page rendered once stays static.
 import { NextResponse, type NextRequest } from "next/server";
-import { CSRF_COOKIE, csrfCookieHeader, newCsrfToken, pageNeedsCsrfCookie } from "./lib/pages/csrf-cookie";
+import { config as settings } from "./lib/env";
 import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
+import { CSRF_COOKIE, csrfCookieHeader, csrfCookieOf, isWellFormedCsrfToken, newCsrfToken } from "./lib/wire/csrf";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -22,14 +25,34 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
-  // A first view gets its CSRF cookie, and the page sees it already: its form echoes the value.
-  const csrfToken = pageNeedsCsrfCookie(pathname) && !request.cookies.has(CSRF_COOKIE) ? newCsrfToken() : null;
-  if (csrfToken) requestHeaders.set("cookie", [request.headers.get("cookie"), `${CSRF_COOKIE}=${csrfToken}`].filter(Boolean).join("; "));
+  // A first view gets its CSRF cookie, and the page sees it already: a form on it (the Apply page's) echoes the value.
+  const csrfToken = needsCsrfCookie(request) ? newCsrfToken() : null;
+  if (csrfToken) requestHeaders.set("cookie", [withoutCsrfCookie(request.headers.get("cookie")), `${CSRF_COOKIE}=${csrfToken}`].filter(Boolean).join("; "));
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
-  if (csrfToken) response.headers.append("Set-Cookie", csrfCookieHeader(csrfToken));
   for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
+  if (csrfToken) response.headers.append("Set-Cookie", csrfCookieHeader(csrfToken, isServedOverHttps(request)));
   return response;
+}
+
+// A page view (GET or HEAD, not a script's request for JSON) whose browser has no well-formed token yet.
+function needsCsrfCookie(request: NextRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && !accept.includes("text/html")) return false;
+  const token = csrfCookieOf(request);
+  return token === null || !isWellFormedCsrfToken(token);
+}
+
+/** The request's cookies without a malformed `svc_csrf` the page would otherwise read before the new one. */
+function withoutCsrfCookie(header: string | null): string | null {
+  if (!header) return null;
+  const kept = header.split(";").filter((pair) => pair.split("=", 1)[0]!.trim() !== CSRF_COOKIE);
+  return kept.length > 0 ? kept.join(";").trim() : null;
+}
+
+function isServedOverHttps(request: NextRequest): boolean {
+  return request.nextUrl.protocol === "https:" || settings().BASE_URL.startsWith("https:");
 }
 
 // Loaded on the first journey request, not at start: the lookup brings a database client into the proxy's

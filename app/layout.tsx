@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { AssistantPanel } from "./_components/assistant-panel";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,7 +15,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   return (
     <html lang="en-GB">
-      <body>{children}</body>
+      <body>{children}<AssistantPanel /></body>
     </html>
   );
 }

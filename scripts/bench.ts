@@ -368,6 +368,9 @@ async function main(): Promise<boolean> {
     const placeBareServer: Placement = async () => {
       if (plan) pinProcess(bareServer.pid!, plan.serverCore);
     };
+    // The site assistant's caller echoes its page's svc_csrf cookie (lib/wire/csrf.ts).
+    const csrfToken = randomBytes(32).toString("base64url");
+    const assistantHeaders = { "content-type": "application/json", cookie: `svc_csrf=${csrfToken}`, "x-csrf-token": csrfToken };
     const targets: Target[] = [
       { name: "GET /public/v1/products", method: "GET", path: "/public/v1/products", minShareOfFloor: 0.9 },
       { name: "POST /partner/v1/oauth/token", method: "POST", path: "/partner/v1/oauth/token", headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials", minShareOfFloor: 0.6 },
@@ -377,6 +380,7 @@ async function main(): Promise<boolean> {
       { name: "GET /partner/v1/accounts/{id}", method: "GET", path: `/partner/v1/accounts/${termAccountId}`, headers: sandboxBearer, minShareOfFloor: 0.65 },
       { name: "GET /partner/v1/accounts/{id}/transactions?limit=100", method: "GET", path: `/partner/v1/accounts/${flexAccountId}/transactions?limit=100`, headers: sandboxBearer, minShareOfFloor: 0.4 },
       { name: "POST /public/v1/mcp tools/call get_quote", method: "POST", path: "/public/v1/mcp", headers: MCP_HEADERS, body: mcpCall("get_quote", { amount: 300, term: 28 }), minShareOfFloor: 0.5 },
+      { name: "POST /api/assistant/public", method: "POST", path: "/api/assistant/public", headers: assistantHeaders, body: JSON.stringify({ message: "How much can I borrow with a business loan?" }), minShareOfFloor: 0.5 },
       { name: "POST /partner/v1/mcp tools/call loan_status", method: "POST", path: "/partner/v1/mcp", headers: { ...sandboxBearer, ...MCP_HEADERS }, body: mcpCall("loan_status", { account_id: termAccountId }), minShareOfFloor: 0.5 },
     ];
     const floorTarget: Target = { name: "framework floor: GET /healthz", method: "GET", path: "/healthz" };

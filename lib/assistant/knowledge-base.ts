@@ -10,6 +10,7 @@ import { sanitizePageHtml } from "../cms/sanitize";
 import { directApplyUrl } from "../direct-apply/links";
 import type { PublicCmsPage } from "../cms/serialize";
 import { listPublishedPages } from "../cms/service";
+import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS, PRICING_TABLE } from "../decisions/pricing-table";
 import { LOYALTY_COOLDOWN_DAYS, LOYALTY_TIERS } from "../loyalty/tiers";
 import { formatPounds, formatWholePounds } from "../money";
 import { getPricingConfig } from "../pricing/config";
@@ -95,19 +96,28 @@ function notOffered(product: string): string {
   return `${product} is not available at the moment.`;
 }
 
+/**
+ * The Business Loan comes on two scales, and every answer names both so no visitor reads two contradictory loans:
+ * the short-term scale of the online quote (the pricing configuration) and the term scale of applications,
+ * made directly or through a partner (the published APR table of lib/decisions/pricing-table.ts).
+ */
 function businessLoanEntry(config: PricingFigures): KnowledgeEntry {
   const loan = config.business_loan;
-  const summary = loan.enabled
-    ? `Business Loans are from ${formatConfiguredPounds(loan.amount_min_pounds)} to ${formatConfiguredPounds(loan.amount_max_pounds)} over ${loan.term_min_days} to ${loan.term_max_days} days ` +
+  const quoteScale = loan.enabled
+    ? `Short-term Business Loan (the scale our online quote uses): from ${formatConfiguredPounds(loan.amount_min_pounds)} to ${formatConfiguredPounds(loan.amount_max_pounds)} over ${loan.term_min_days} to ${loan.term_max_days} days ` +
       `at a daily rate of ${formatPercent(loan.daily_rate)}, with a ${formatConfiguredPounds(loan.establishment_fee_pounds)} establishment fee; ` +
       `total cost never exceeds ${loan.total_cost_cap_multiple}× the amount borrowed; late fee ${formatConfiguredPounds(loan.late_fee_pounds)}.`
-    : notOffered("The Business Loan");
-  const description = "A Business Loan is a short fixed-sum loan for UK limited companies and LLPs, repaid in equal instalments.";
+    : notOffered("The short-term Business Loan");
+  const aprs = PRICING_TABLE.map((band) => band.apr_bps);
+  const applicationScale =
+    `Term Business Loan (the scale of applications, made directly or through a partner): from ${formatWholePounds(MIN_AMOUNT_PENCE)} to ${formatWholePounds(MAX_AMOUNT_PENCE)} ` +
+    `over ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months, at ${formatPercent(Math.min(...aprs) / 10_000)} to ${formatPercent(Math.max(...aprs) / 10_000)} APR depending on the amount and term; your offer shows the exact cost before you accept.`;
+  const description = "A Business Loan is a fixed sum for UK limited companies and LLPs, repaid in equal instalments. It comes on two scales:";
   return {
     id: "pricing:business_loan",
     title: "Business Loan: amounts, terms, interest rate and fees",
-    text: `${description} ${summary} How much can I borrow, how long for, what does a loan cost, interest, charges, price, minimum and maximum loan, repayment term, late payment fee.`,
-    answerHtml: paragraphs(description, summary),
+    text: `${description} ${quoteScale} ${applicationScale} How much can I borrow, how long for, what does a loan cost, interest, APR, charges, price, minimum and maximum loan, repayment term, late payment fee.`,
+    answerHtml: `<p>${escapeHtml(description)}</p><ul><li>${escapeHtml(quoteScale)}</li><li>${escapeHtml(applicationScale)}</li></ul>`,
     source: "pricing",
   };
 }

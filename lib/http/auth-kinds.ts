@@ -10,6 +10,7 @@ import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInp
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PERSON_ADDRESS_LIMIT, PERSON_LIMIT, PUBLIC_LIMIT, type RatePolicy, type SubLimit } from "../ratelimit/policies";
 import type { Reader, Tenant } from "../tenant";
 import { clientAddress } from "../wire/client-address";
+import { CSRF_COOKIE, CSRF_HEADER, hasMatchingCsrfToken } from "../wire/csrf";
 import { authenticatePartnerToken, authenticatePersonToken, looksLikeJwt, presentedBearerToken, type Principal, type SignedInPerson } from "./auth";
 import type { EndpointAuth } from "./endpoint";
 import { isOperatorRequest } from "./operator-access";
@@ -20,7 +21,8 @@ export type Caller =
   | { kind: "person"; person: SignedInPerson }
   | { kind: "client"; client: AuthenticatedClient }
   | { kind: "publishable_key"; key: PublishableKeyCaller }
-  | { kind: "operator" };
+  | { kind: "operator" }
+  | { kind: "site_visitor" };
 
 /** What an authentication reads: the request, and its body once decoded. */
 export interface Presented {
@@ -35,6 +37,7 @@ interface CallersOf {
   client: Extract<Caller, { kind: "client" }>;
   publishable_key: Extract<Caller, { kind: "publishable_key" }>;
   operator: Extract<Caller, { kind: "operator" }>;
+  site_visitor: Extract<Caller, { kind: "site_visitor" }>;
   none: never;
 }
 
@@ -176,6 +179,27 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     anyOrigin: false,
     security: () => [],
     facts: () => [],
+    limits: () => [],
+    extensions: () => ({}),
+  },
+  site_visitor: {
+    rings: ["site"],
+    authenticatedFrom: "headers",
+    async authenticate({ request }: Presented) {
+      if (!hasMatchingCsrfToken(request)) throw new ApiError("csrf_token_invalid");
+      return { kind: "site_visitor" as const };
+    },
+    tenantOf: () => undefined,
+    readerOf: () => undefined,
+    refusals: ["csrf_token_invalid"],
+    addressPolicy: (_ring, auth) => auth.addressLimit,
+    subLimit: null,
+    anyOrigin: false,
+    security: () => [],
+    facts: () => [
+      `**CSRF double-submit:** send the \`${CSRF_COOKIE}\` cookie our pages set and its value in the \`${CSRF_HEADER}\` header; a missing or different token is 403.`,
+      "**Same origin only:** no CORS; the cookie is `SameSite=Strict`.",
+    ],
     limits: () => [],
     extensions: () => ({}),
   },

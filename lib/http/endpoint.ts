@@ -59,6 +59,12 @@ export type EndpointAuth =
    */
   | { kind: "operator" }
   /**
+   * A visitor's browser on one of our own site's pages, proving it with the CSRF double-submit (spec 5.3,
+   * lib/wire/csrf.ts: the `svc_csrf` cookie the pages set, echoed in `X-CSRF-Token`), else 403
+   * `csrf_token_invalid`. Spends `addressLimit` per client address before the token is checked.
+   */
+  | { kind: "site_visitor"; addressLimit: RatePolicy }
+  /**
    * No credential. The ring decides the meter (the public ring's per-address window; none on the site and for
    * the partner ring's public OAuth keys), unless the endpoint has an `addressLimit` of its own, spent in place
    * of its ring's so the two never drain each other (PUBLIC_MCP_LIMIT).

@@ -4,7 +4,7 @@
 // order, then finishes it (request id, RateLimit headers, CORS, one log line). Every endpoint registers its config
 // (route-registry.ts), so tables other code needs come from the configs. Methods a route does not declare answer
 // 405 with `Allow`; HEAD runs GET without a body.
-import { ApiError, type Ring } from "../errors";
+import { ApiError, type ErrorFormat, type Ring } from "../errors";
 import type { RatePolicy } from "../ratelimit/policies";
 import { corsHeaders, preflightHeaders } from "../wire/cors";
 import { errorResponse } from "../wire/error-outcome";
@@ -65,9 +65,9 @@ function assertGuardsDeclared(ring: Ring, key: string, target: Endpoint): void {
 
 /**
  * A fixed error (404, 405) that still counts against the caller's per-address limit on metered rings, or against
- * the route's own bucket when its endpoints have one.
+ * the route's own bucket when its endpoints have one; in the error shape its endpoints answer in.
  */
-function answerWith(ring: Ring, path: string | null, error: () => ApiError, addressLimit?: RatePolicy): RouteHandler {
+function answerWith(ring: Ring, path: string | null, error: () => ApiError, addressLimit?: RatePolicy, format?: ErrorFormat): RouteHandler {
   // The request presents no credential the route takes: it is metered as one without.
   const addressPolicy = AUTH_KINDS.none.addressPolicy(ring, { kind: "none", addressLimit });
   return async (request) => {
@@ -77,7 +77,7 @@ function answerWith(ring: Ring, path: string | null, error: () => ApiError, addr
       if (ring === "partner") await meterAnonymousPartnerRequest(request, context);
       throw error();
     } catch (thrown) {
-      return finishWithCors(ring, request, errorResponse(thrown, context), context);
+      return finishWithCors(ring, request, errorResponse(thrown, context, format), context);
     }
   };
 }
@@ -98,7 +98,10 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     .map((target) => addressLimitOf(target.config.auth))
     .find(Boolean);
   const anyOriginMethods = new Set(declared.filter((method) => authKindOf(endpoints[method]!.config.auth).anyOrigin));
-  const methodNotAllowed = answerWith(ring, path, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket);
+  // A route whose endpoints all answer the site's `{ok: false, error}` (spec 7.4) answers 405 in it too. (The OAuth
+  // form has no code for a wrong method, and a JSON-RPC route's GET answers the envelope.)
+  const siteShaped = declared.every((method) => endpoints[method]!.config.errorFormat === "site");
+  const methodNotAllowed = answerWith(ring, path, () => new ApiError("method_not_allowed", { headers: { Allow: allowed } }), ownBucket, siteShaped ? "site" : undefined);
   const handlerFor = (method: DeclarableMethod): RouteHandler => {
     const target = endpoints[method];
     if (!target) return methodNotAllowed;

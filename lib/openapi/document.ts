@@ -49,7 +49,8 @@ export const RINGS: Record<Ring, RingDescription> = {
   site: {
     title: "Site interface",
     basePath: RING_BASE_PATHS.site,
-    description: "The marketing site's endpoints: health, the OAuth 2.0 server and its metadata, this reference, the hosted journey's forms, and apply.js with its start endpoint.",
+    description:
+      "The marketing site's endpoints: health, the site assistant, the OAuth 2.0 server and its metadata, this reference, the hosted journey's forms, and apply.js with its start endpoint.",
   },
 };
 
@@ -178,11 +179,13 @@ function responsesOf(ring: Ring, endpoint: RegisteredEndpoint, components: Recor
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const oauthForm = endpoint.config.errorFormat === "oauth";
+  // The site's own endpoints answer `{ok: false, error}` (spec 7.4, lib/errors.ts `renderSiteError`).
+  const siteForm = endpoint.config.errorFormat === "site";
   // A form a browser posts answers its errors as a page a person reads (lib/errors.ts, `renderErrorPage`).
   const pageForm = endpoint.config.errorFormat === "page";
   for (const [status, codes] of byStatus) {
     if (responses[String(status)]) continue;
-    const schema = oauthForm ? { $ref: "#/components/schemas/OAuthError" } : errorSchemaFor(codes);
+    const schema = oauthForm ? { $ref: "#/components/schemas/OAuthError" } : siteForm ? { $ref: "#/components/schemas/SiteError" } : errorSchemaFor(codes);
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].message}`).join("\n\n"),
       ...(status === 429 ? { headers: { ...headers, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : { headers }),
@@ -313,6 +316,13 @@ const ERROR_ENVELOPE: JsonSchema = {
   additionalProperties: false,
 };
 
+const SITE_ERROR: JsonSchema = {
+  type: "object",
+  required: ["ok", "error"],
+  properties: { ok: { const: false }, error: { type: "string", description: "A sentence for a person." } },
+  additionalProperties: false,
+};
+
 const OAUTH_ERROR: JsonSchema = {
   type: "object",
   required: ["error", "error_description"],
@@ -323,7 +333,7 @@ const OAUTH_ERROR: JsonSchema = {
 /** The ring's document, from its registered endpoints; `serverUrl` is the origin the ring is served from. */
 export function openApiDocument(ring: Ring, endpoints: RegisteredEndpoint[], serverUrl: string): OpenApiDocument {
   const description = RINGS[ring];
-  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR };
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: ERROR_ENVELOPE, OAuthError: OAUTH_ERROR, SiteError: SITE_ERROR };
   const paths: OpenApiDocument["paths"] = {};
   const tags = new Set<string>();
   for (const endpoint of endpoints.filter((candidate) => candidate.ring === ring)) {

@@ -177,6 +177,13 @@ export const PAYMENT_BANK_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
 
+/**
+ * The site assistant's questions (spec 8 leaves the number to us; docs/site.md), per client address, spent before
+ * the CSRF token is checked: a person asks a question every few seconds at most, so bursts of 10, then one every
+ * 4 seconds (15 a minute): room for an office behind one address, none for a script asking thousands.
+ */
+export const SITE_ASSISTANT_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "site-assistant", ratePerSecond: 0.25, burst: 10 };
+
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): `<rate>;w=<seconds>;burst=<n>`. */
 export function describePolicy(policy: RatePolicy): string {
   return policy.kind === "tokenBucket" ? `${policy.ratePerSecond};w=1;burst=${policy.burst}` : `${policy.limit};w=${policy.windowSeconds}`;

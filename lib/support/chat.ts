@@ -58,7 +58,8 @@ export async function sendSupportMessage(options: SendSupportMessageBody & { tra
   const { transaction: database = db(), message, session_id: sessionId } = options;
   const now = clock.now();
   const id = sessionId === undefined ? await startSession(database, now) : await continueSession(database, sessionId, now);
-  const signInUrl = config().SSO_URL;
+  // The borrower area's sign-in, as the site assistant's handoff: the provider's own root (SSO_URL) is no page.
+  const signInUrl = `${config().BASE_URL}/account`;
   const answer = await answerQuestion(message, { signInUrl });
   return { session_id: id, reply: answer.answerHtml, handoff: answer.handoff, ...(answer.handoff ? { sign_in_url: signInUrl } : {}) };
 }

@@ -7,7 +7,7 @@ import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } 
 import { applyPageQuerySchema, decodeFormState, FORM_STATE_COOKIE, type DirectApplyFormState } from "@/lib/direct-apply/form-state";
 import { DIRECT_APPLY_FIELDS, type DirectApplyField } from "@/lib/direct-apply/schemas";
 import { formatWholePounds } from "@/lib/money";
-import { CSRF_COOKIE } from "@/lib/pages/csrf-cookie";
+import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { readPageValues } from "@/lib/wire/page-values";
 import { ErrorSummaryFocus } from "./error-summary-focus";
 import "./apply.css";

@@ -57,11 +57,11 @@ describe("sessions", () => {
     expect(await sessionRow(first.session_id)).toMatchObject({ status: "open", messageCount: 2 });
   });
 
-  it("hands an account question off to sign-in with the sign-in address", async () => {
+  it("hands an account question off to the borrower area's sign-in, as the site assistant does", async () => {
     const body = await expectReply(await chat({ message: "What is my balance?" }));
     expect(body.handoff).toBe(true);
-    expect(body.sign_in_url).toBe(config().SSO_URL);
-    expect(body.reply).toContain(`<a href="${config().SSO_URL}" rel="noopener noreferrer">sign in</a>`);
+    expect(body.sign_in_url).toBe(`${config().BASE_URL}/account`);
+    expect(body.reply).toContain(`<a href="${config().BASE_URL}/account" rel="noopener noreferrer">sign in</a>`);
   });
 
   it("answers 404 not_found for a well-formed session id that names no session", async () => {
@@ -156,7 +156,7 @@ describe("the message body", () => {
   it("answers a message carrying markup with inert HTML that does not echo it", async () => {
     const body = await expectReply(await chat({ message: "<script>alert(1)</script><img src=x onerror=alert(2)> loan" }));
     expect(body.reply).not.toMatch(/<script|onerror|<img|alert\(/);
-    expect(body.reply).toContain("Business Loans are from £");
+    expect(body.reply).toContain("Short-term Business Loan (the scale our online quote uses): from £");
   });
 
   it("answers GET on the chat path with 405 and Allow", async () => {

@@ -16,7 +16,7 @@ import { ensureSiteProject, SITE_PROJECT_NAME } from "@/lib/direct-apply/site-pr
 import { config } from "@/lib/env";
 import { hashSecret } from "@/lib/keys/secrets";
 import { PUBLIC_TOOLS } from "@/lib/mcp/public-tools";
-import { CSRF_COOKIE } from "@/lib/pages/csrf-cookie";
+import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { proxy } from "@/proxy";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectErrorPage } from "../../helpers/http";

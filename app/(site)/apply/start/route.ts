@@ -5,7 +5,7 @@ import { redirectAfterPost } from "@/lib/direct-apply/form-state";
 import { directApplyFormSchema } from "@/lib/direct-apply/schemas";
 import { startDirectApplication } from "@/lib/direct-apply/start";
 import { defineRoute, endpoint } from "@/lib/http/route";
-import { CSRF_COOKIE } from "@/lib/pages/csrf-cookie";
+import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { DIRECT_APPLY_FORM_LIMIT } from "@/lib/ratelimit/policies";
 import { requestCookie } from "@/lib/wire/request-cookie";
 

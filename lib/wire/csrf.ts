@@ -1,0 +1,44 @@
+// The site's CSRF double-submit (spec 5.3): every page view without the cookie gets `svc_csrf`, a random token
+// (proxy.ts), and the site's own scripts echo it in `X-CSRF-Token`. Another origin can make a browser send the
+// cookie, but cannot read it to write the header, and SameSite=Strict keeps the cookie off its requests anyway.
+// The cookie is readable by script on purpose: the chat panel needs to copy it into the header.
+import { timingSafeEqual } from "node:crypto";
+
+export const CSRF_COOKIE = "svc_csrf";
+export const CSRF_HEADER = "X-CSRF-Token";
+
+/** 32 random bytes, base64url: 43 characters that need no escaping in a cookie or a header. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function newCsrfToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+}
+
+/** The `Set-Cookie` value for a new token; `Secure` when the page was served over HTTPS. No Max-Age: it lives as long as the browser session. */
+export function csrfCookieHeader(token: string, secure: boolean): string {
+  return `${CSRF_COOKIE}=${token}; Path=/; SameSite=Strict${secure ? "; Secure" : ""}`;
+}
+
+/** The token the request's `Cookie` header carries, if any (the first `svc_csrf` when a browser sends several). */
+export function csrfCookieOf(request: Request): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const pair of header.split(";")) {
+    const separator = pair.indexOf("=");
+    if (separator < 0) continue;
+    if (pair.slice(0, separator).trim() === CSRF_COOKIE) return pair.slice(separator + 1).trim();
+  }
+  return null;
+}
+
+export function isWellFormedCsrfToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
+}
+
+/** Whether the header echoes the cookie: both present, both well-formed, equal (compared in constant time). */
+export function hasMatchingCsrfToken(request: Request): boolean {
+  const cookie = csrfCookieOf(request);
+  const header = request.headers.get(CSRF_HEADER);
+  if (!cookie || !header || !isWellFormedCsrfToken(cookie) || !isWellFormedCsrfToken(header)) return false;
+  return timingSafeEqual(Buffer.from(cookie), Buffer.from(header));
+}
