@@ -3,27 +3,21 @@
 // page's would, and the visitor is sent on to the hosted journey. A post must carry the page's CSRF token, equal
 // to the `svc_csrf` cookie the page was served with (double submit), and, when the browser names its origin, come
 // from the site.
-import { timingSafeEqual } from "node:crypto";
 import { startWidgetApplication } from "../apply-widget/start";
 import { db } from "../db";
 import { config } from "../env";
 import { ApiError } from "../errors";
 import { authenticatePublishableKey } from "../keys/publishable";
+import { csrfTokensMatch } from "../wire/csrf";
 import { validateDirectApplyForm, type DirectApplyErrors, type DirectApplyForm, type DirectApplyValues } from "./schemas";
 import { ensureSiteProject } from "./site-project";
 
 export type DirectApplyOutcome = { kind: "started"; handoffUrl: string } | { kind: "refused"; values: DirectApplyValues; errors: DirectApplyErrors };
 
-function sameToken(presented: string, expected: string): boolean {
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** 403 `csrf_token_invalid` unless the form's token is the page's cookie and the post comes from the site. */
-export function assertApplyFormFromSite(options: { formToken: string | undefined; cookieToken: string | undefined; origin: string | null; host: string | null }): void {
+export function assertApplyFormFromSite(options: { formToken: string | undefined; cookieToken: string | null; origin: string | null; host: string | null }): void {
   const { formToken, cookieToken, origin, host } = options;
-  if (!formToken || !cookieToken || !sameToken(formToken, cookieToken)) throw new ApiError("csrf_token_invalid");
+  if (!csrfTokensMatch(cookieToken, formToken)) throw new ApiError("csrf_token_invalid");
   if (origin === null) return;
   let from: URL;
   try {
@@ -61,7 +55,7 @@ export interface DirectApplyPost {
   now: Date;
   form: DirectApplyForm;
   /** The `svc_csrf` cookie the browser sent, and where it says the post comes from. */
-  cookieToken: string | undefined;
+  cookieToken: string | null;
   origin: string | null;
   host: string | null;
 }

@@ -3,6 +3,7 @@
 // cookie, but cannot read it to write the header, and SameSite=Strict keeps the cookie off its requests anyway.
 // The cookie is readable by script on purpose: the chat panel needs to copy it into the header.
 import { timingSafeEqual } from "node:crypto";
+import { requestCookie } from "./request-cookie";
 
 export const CSRF_COOKIE = "svc_csrf";
 export const CSRF_HEADER = "X-CSRF-Token";
@@ -21,24 +22,20 @@ export function csrfCookieHeader(token: string, secure: boolean): string {
 
 /** The token the request's `Cookie` header carries, if any (the first `svc_csrf` when a browser sends several). */
 export function csrfCookieOf(request: Request): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const pair of header.split(";")) {
-    const separator = pair.indexOf("=");
-    if (separator < 0) continue;
-    if (pair.slice(0, separator).trim() === CSRF_COOKIE) return pair.slice(separator + 1).trim();
-  }
-  return null;
+  return requestCookie(request.headers.get("cookie"), CSRF_COOKIE) ?? null;
 }
 
 export function isWellFormedCsrfToken(token: string): boolean {
   return TOKEN_PATTERN.test(token);
 }
 
-/** Whether the header echoes the cookie: both present, both well-formed, equal (compared in constant time). */
+/** Whether `echoed` (a header or a form field) echoes the cookie: both present, both well-formed, equal in constant time. */
+export function csrfTokensMatch(cookie: string | null | undefined, echoed: string | null | undefined): boolean {
+  if (!cookie || !echoed || !isWellFormedCsrfToken(cookie) || !isWellFormedCsrfToken(echoed)) return false;
+  return timingSafeEqual(Buffer.from(cookie), Buffer.from(echoed));
+}
+
+/** Whether the request's `X-CSRF-Token` header echoes its cookie. */
 export function hasMatchingCsrfToken(request: Request): boolean {
-  const cookie = csrfCookieOf(request);
-  const header = request.headers.get(CSRF_HEADER);
-  if (!cookie || !header || !isWellFormedCsrfToken(cookie) || !isWellFormedCsrfToken(header)) return false;
-  return timingSafeEqual(Buffer.from(cookie), Buffer.from(header));
+  return csrfTokensMatch(csrfCookieOf(request), request.headers.get(CSRF_HEADER));
 }

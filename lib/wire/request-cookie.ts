@@ -1,4 +1,4 @@
-// A cookie's value from a request's Cookie header, for the site's form posts (their CSRF double submit).
+// A cookie's value from a request's Cookie header (the first when a browser sends several).
 export function requestCookie(cookieHeader: string | null, name: string): string | undefined {
   if (!cookieHeader) return undefined;
   for (const pair of cookieHeader.split(";")) {

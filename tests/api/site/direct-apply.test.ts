@@ -38,7 +38,8 @@ beforeEach(() => {
   freezeClock(new Date(Date.UTC(2033, 0, 1, hour)));
 });
 
-const TOKEN = "a-csrf-token-of-the-visitors-own-browser";
+// Well-formed, as the proxy makes them: 43 base64url characters.
+const TOKEN = "a-csrf-token-of-the-visitors-own-browser-43";
 const GOOD = { company_number: "12990042", amount: "25,000", term_months: "12", email: "ada@example.co.uk" };
 
 function post(fields: Record<string, string>, options: { cookie?: string | null; origin?: string | null } = {}): Promise<Response> {

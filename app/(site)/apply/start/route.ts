@@ -5,9 +5,8 @@ import { redirectAfterPost } from "@/lib/direct-apply/form-state";
 import { directApplyFormSchema } from "@/lib/direct-apply/schemas";
 import { startDirectApplication } from "@/lib/direct-apply/start";
 import { defineRoute, endpoint } from "@/lib/http/route";
-import { CSRF_COOKIE } from "@/lib/wire/csrf";
+import { csrfCookieOf } from "@/lib/wire/csrf";
 import { DIRECT_APPLY_FORM_LIMIT } from "@/lib/ratelimit/policies";
-import { requestCookie } from "@/lib/wire/request-cookie";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/apply/start", {
   POST: endpoint({
@@ -22,7 +21,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
       const outcome = await startDirectApplication({
         now,
         form: body,
-        cookieToken: requestCookie(request.headers.get("cookie"), CSRF_COOKIE),
+        cookieToken: csrfCookieOf(request),
         origin: request.headers.get("origin"),
         host: request.headers.get("host"),
       });
