@@ -37,7 +37,7 @@ function recordChoice(accepted: boolean): void {
   } catch {
     // Storage refused (a private window's quota): the choice still holds for this page and is still recorded.
   }
-  void fetch("/public/v1/consent", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(choice), keepalive: true }).catch(() => undefined);
+  void fetch("/public/v1/consent", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(choice) }).catch(() => undefined);
 }
 
 export function CookieBanner() {
