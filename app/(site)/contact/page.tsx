@@ -10,7 +10,7 @@ export default async function ContactPage() {
   return (
     <main className="page">
       <h1>Contact us</h1>
-      <p className="lede">For a question about our products, open the support chat at the bottom of this page: it answers at once, day or night.</p>
+      <p className="lede">For a question about our products, open the support chat with the Help button at the bottom right of this page: it answers at once, day or night.</p>
       <h2>About your own loan or application</h2>
       <p>
         <a href="/account">Sign in to your account</a> to see your application, balance and payments. For your security we never
