@@ -25,32 +25,26 @@ export default async function HomePage() {
         <li>
           <h2>Business Loan</h2>
           <p>A fixed sum repaid over an agreed term, with the total cost shown before you commit.</p>
-          <ul className="figures">
-            <li>
-              Short-term: <strong>{businessLoanScale(figures)}</strong>
-            </li>
-            <li>
-              Term loan: <strong>{termLoanScale(figures)}</strong>, {termLoanAprRange(figures)}
-            </li>
-          </ul>
+          <p className="figures">
+            Short-term: <strong>{businessLoanScale(figures)}</strong>
+          </p>
+          <p className="figures">
+            Term loan: <strong>{termLoanScale(figures)}</strong>, {termLoanAprRange(figures)}
+          </p>
         </li>
         <li>
           <h2>Flex</h2>
           <p>A revolving credit facility: draw what you need, repay, and draw again.</p>
-          <ul className="figures">
-            <li>
-              Limits of <strong>{wholePounds(flex.limit_min_pounds)} to {wholePounds(flex.limit_max_pounds)}</strong>
-            </li>
-          </ul>
+          <p className="figures">
+            Limits of <strong>{wholePounds(flex.limit_min_pounds)} to {wholePounds(flex.limit_max_pounds)}</strong>
+          </p>
         </li>
         <li>
           <h2>Slice</h2>
           <p>Pay accepted billers now and spread the cost over a short period for a fixed fee.</p>
-          <ul className="figures">
-            <li>
-              Bills of <strong>{wholePounds(slice.bill_min_pounds)} to {wholePounds(slice.bill_max_pounds)}</strong>
-            </li>
-          </ul>
+          <p className="figures">
+            Bills of <strong>{wholePounds(slice.bill_min_pounds)} to {wholePounds(slice.bill_max_pounds)}</strong>
+          </p>
         </li>
       </ul>
       <p>

@@ -61,8 +61,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("region", { name: "Cookies on this site" })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       // The banner stays at the foot of the window; out of the way, the picture shows the whole page.
-      await page.getByRole("button", { name: "Reject optional cookies" }).first().click();
-      await page.getByRole("button", { name: "Hide this message" }).click();
+      const banner = page.getByRole("region", { name: "Cookies on this site" });
+      await banner.getByRole("button", { name: "Reject optional cookies" }).click();
+      await banner.getByRole("button", { name: "Hide this message" }).click();
       const name = path === "/" ? "home" : path.slice(1);
       await page.screenshot({ path: `test-results/site-${name}-${viewport.name}.png`, fullPage: true });
       expect(consoleErrors).toEqual([]);
