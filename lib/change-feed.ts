@@ -3,7 +3,8 @@
 // every change to those tables when the writing transaction commits, whoever wrote it (migration
 // 20261124070000_change_notifications); each process LISTENs on one connection of its own and drops what changed.
 // The same connection hears each sandbox event as it is recorded (migration 20261125160000), which wakes the
-// open event streams of its project: one listener per process, however many streams are open.
+// open event streams of its project: one listener per process, however many streams are open. It also hears the
+// pricing configuration and the CMS pages change (migration 20261203090000), which the site's pages are built from.
 //
 // A cache serves entries only while its process is listening: before the first LISTEN is acknowledged, after
 // the connection drops and until it is back, every read goes to the database. Entries also expire after a few
@@ -17,7 +18,7 @@ const CHANNEL = "cached_row_changes";
 const RECONNECT_DELAYS_MS = [100, 1_000, 5_000, 30_000];
 
 /** The tables whose changes are heard, as their triggers name them. */
-export type WatchedTable = "api_keys" | "projects" | "events" | "oauth_signing_keys";
+export type WatchedTable = "api_keys" | "projects" | "events" | "oauth_signing_keys" | "pricing_configs" | "cms_pages";
 
 /**
  * `id` is the changed row's (for `events`, the `<project_id>:sandbox` that recorded one), or null when anything

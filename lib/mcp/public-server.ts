@@ -11,7 +11,8 @@ import { answerMcpPost, probeOf, type McpServerDefinition } from "./server";
 
 const INSTRUCTIONS =
   "Public information about business finance for UK limited companies and LLPs: the products (list_products, product_details), " +
-  "representative Business Loan quotes (get_quote: amount in whole pounds, term in days; results in pence), eligibility, " +
+  "representative quotes for the short-term Business Loan (get_quote: amount in whole pounds, term in days; results in pence; " +
+  "not the business term loan partners and the Apply page start, in months at an APR), eligibility, " +
   "loyalty tiers and how to apply. These tools see no customer or account data: for anything about a particular application " +
   "or account, send the person to sign in. Quotes are representative, not offers.";
 

@@ -7,7 +7,8 @@ import { directApplyUrl } from "../direct-apply/links";
 import { loyaltyLadder } from "../loyalty/tiers";
 import { loyaltyLadderSchema } from "../loyalty/schemas";
 import { getPricingConfig } from "../pricing/config";
-import { formatPounds } from "../money";
+import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
+import { formatPounds, formatWholePounds } from "../money";
 import { businessLoanQuote, catalogueOf } from "../pricing/public-service";
 import type { Frequency, OneTimeQuotePence } from "../pricing/quotes";
 import { text } from "../wire/response-schema";
@@ -44,6 +45,18 @@ function describeQuote(quote: OneTimeQuotePence): string {
     `(${formatPounds(quote.establishment_fee)} establishment fee and ${formatPounds(quote.total_interest)} interest), ` +
     `${formatPounds(quote.total_repayable)} in all: ${quote.periods} ${quote.frequency} payments of ${formatPounds(quote.payment_each)}` +
     (quote.final_payment === quote.payment_each ? "." : `, the last ${formatPounds(quote.final_payment)}.`)
+  );
+}
+
+/**
+ * Which Business Loan a quote is (issue 29, "one story about the products"): the short-term loan of the public
+ * ring, on the pricing configuration's scale, and not the business term loan that partners and the site's Apply
+ * page start, so an agent never relays two contradictory "Business Loans".
+ */
+function quotedScale(loan: { amount_min_pounds: number; amount_max_pounds: number; term_min_days: number; term_max_days: number }): string {
+  return (
+    `Short-term Business Loan (${formatWholePounds(loan.amount_min_pounds * 100)} to ${formatWholePounds(loan.amount_max_pounds * 100)} over ${loan.term_min_days} to ${loan.term_max_days} days; ` +
+    `business term loans through partners or the Apply page are ${formatWholePounds(MIN_AMOUNT_PENCE)} to ${formatWholePounds(MAX_AMOUNT_PENCE)} over ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months at an APR, priced when applying).`
   );
 }
 
@@ -112,7 +125,7 @@ const productDetails = defineTool<Nobody, typeof productDetailsInput, typeof pro
       frequency: EXAMPLE.frequency,
     });
     return {
-      text: `${entry.name}: ${entry.description}\nFigures: ${figures}.\nWorked example: ${describeQuote(quote)}`,
+      text: `${entry.name}: ${entry.description}\nFigures: ${figures}.\n${quotedScale(loan)}\nWorked example: ${describeQuote(quote)}`,
       structured: { product: entry, worked_example: quoteResult(quote), pricing_version: pricing.version },
     };
   },
@@ -129,13 +142,15 @@ const getQuote = defineTool<Nobody, typeof getQuoteInput, typeof mcpQuoteResultS
   alias: "GetQuote",
   title: "Quote a Business Loan",
   description:
-    "A representative Business Loan quote (only the Business Loan is quotable): amount in whole pounds, term in days, optional payment frequency. " +
+    "A representative quote for the short-term Business Loan, the public scale quoted in pounds over days (product_details gives its range, from the pricing configuration); " +
+    "not the business term loan that partners and the Apply page start, which runs over months at an APR and is priced when applying. " +
+    "Amount in whole pounds, term in days, optional payment frequency. " +
     "The result is in pence. Out-of-range arguments are invalid params (-32602) naming the field and the range.",
   input: getQuoteInput,
   output: mcpQuoteResultSchema,
   async run({ amount, term, frequency }) {
-    const { quote } = await businessLoanQuote({ amount, term, frequency });
-    return { text: describeQuote(quote), structured: quoteResult(quote) };
+    const { quote, config: pricing } = await businessLoanQuote({ amount, term, frequency });
+    return { text: `${quotedScale(pricing.business_loan)} ${describeQuote(quote)}`, structured: quoteResult(quote) };
   },
 });
 

@@ -1,5 +1,8 @@
 // Reading and changing the pricing configuration. Every change is a new version row; the newest is current.
 // Readers get it through a short per-process cache: the public ring serves it on every product and quote call.
+// A new version anywhere (the CLI, another process) empties it at once through the change feed; the expiry is
+// the bound on staleness should notifications go missing.
+import { changeFeed } from "../change-feed";
 import { clock, isFresh } from "../clock";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
@@ -16,8 +19,15 @@ function toConfig(row: { version: number; config: unknown; createdAt: Date }): P
   return { version: row.version, updated_at: row.createdAt.toISOString(), ...pricingConfigSchema.parse(row.config) };
 }
 
+let hearingChanges = false;
+
 /** The current configuration; the defaults become version 1 the first time it is read. */
 export async function getPricingConfig(): Promise<PricingConfig> {
+  if (!hearingChanges) {
+    hearingChanges = true;
+    changeFeed().subscribe("pricing_configs", forgetCachedPricing);
+  }
+  changeFeed().isListening();
   const now = clock.now().getTime();
   if (cached && isFresh(now - cached.readAt, CACHE_MS)) return cached.config;
   if (!reading) {

@@ -97,6 +97,7 @@ describe.each(URLS)("the SDK client at %s", (path) => {
     const structured = loan.structuredContent as Record<string, any>;
     expect(structured.product.figures).toMatchObject({ amount_min_pounds: 50, amount_max_pounds: 500, term_min_days: 14, term_max_days: 84 });
     expect(structured.worked_example).toMatchObject({ units: "pence", principal: 30_000, term_days: 28, frequency: "weekly", periods: 4 });
+    expect((loan.content as Array<{ text: string }>)[0]!.text).toContain("Short-term Business Loan (£50 to £500 over 14 to 84 days; business term loans");
     expect((loan.content as Array<{ text: string }>)[0]!.text).toContain("Worked example: Borrowing £300.00 over 28 days");
     const flex = await client.callTool({ name: "product_details", arguments: { product: "flex" } });
     expect((flex.structuredContent as Record<string, any>).product.id).toBe("flex");
@@ -125,7 +126,8 @@ describe.each(URLS)("the SDK client at %s", (path) => {
     // £300 at 0.25% a day for 30 days: £22.50 interest and the £10 fee, over three fortnights.
     expect(result.structuredContent).toMatchObject({ total_interest: 2_250, establishment_fee: 1_000, total_repayable: 33_250, periods: 3, payment_each: 11_083 });
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe(
-      "Borrowing £300.00 over 30 days costs £32.50 (£10.00 establishment fee and £22.50 interest), £332.50 in all: 3 fortnightly payments of £110.83, the last £110.84.",
+      "Short-term Business Loan (£50 to £500 over 14 to 84 days; business term loans through partners or the Apply page are £1,000 to £250,000 over 3 to 60 months at an APR, priced when applying). " +
+        "Borrowing £300.00 over 30 days costs £32.50 (£10.00 establishment fee and £22.50 interest), £332.50 in all: 3 fortnightly payments of £110.83, the last £110.84.",
     );
   });
 

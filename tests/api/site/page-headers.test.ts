@@ -46,7 +46,32 @@ afterAll(() => server?.close());
 
 describe("every page", () => {
   it("is found on disk: the site (its Apply page too), the borrower area, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
-    expect(PAGES).toEqual(["/", "/account", "/account/sign-in", "/account/signed-out", "/apply", `/apply/${SAMPLES.token}`, `/apply/${SAMPLES.token}/company`, "/docs/api", `/pay/${SAMPLES.token}`, `/sso/interaction/${SAMPLES.uid}`, "/v1/demo"]);
+    expect(PAGES).toEqual([
+      "/",
+      "/about",
+      "/account",
+      "/account/sign-in",
+      "/account/signed-out",
+      "/apply",
+      `/apply/${SAMPLES.token}`,
+      `/apply/${SAMPLES.token}/company`,
+      "/complaints",
+      "/contact",
+      "/cookies",
+      "/docs/api",
+      "/eligibility",
+      "/faq",
+      "/how-to-apply",
+      "/loyalty",
+      "/partners",
+      `/pay/${SAMPLES.token}`,
+      "/privacy",
+      "/products",
+      "/quote",
+      `/sso/interaction/${SAMPLES.uid}`,
+      "/terms",
+      "/v1/demo",
+    ]);
   });
 
   it.each([...PAGES, "/no-such-page"])("%s passes through the proxy and gets a nonce policy that says who may frame it", async (url) => {
