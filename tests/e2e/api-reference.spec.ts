@@ -31,7 +31,7 @@ test("the home page links to the API reference", async ({ page, baseURL }) => {
   const problems = watch(page, baseURL!);
   const policyViolations = watchPolicyViolations(page);
   await expectUnframeablePage(await page.goto("/"));
-  await page.getByRole("link", { name: "API reference" }).click();
+  await page.getByRole("main").getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveTitle("API reference · Lending Platform");
   // Once the full reference has rendered it names the open document, and then its section, in the address
   // (`#partner-api`, `#partner-api/description/introduction`) at moments of its own: the link's target is the
