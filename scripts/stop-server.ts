@@ -14,6 +14,8 @@ export interface StopTargets {
   silence: () => (line: string) => void;
   print: (line: string) => void;
   exit: (code: number) => void;
+  /** Writes what the process holds in memory and the database must keep (the usage counts), once the server is closed. */
+  flush?: () => Promise<unknown>;
 }
 
 /**
@@ -28,6 +30,13 @@ export function stopOnSignal(targets: StopTargets): () => Promise<void> {
     const print = targets.embedded ? targets.silence() : targets.print;
     targets.server.close();
     targets.server.closeAllConnections();
+    if (targets.flush) {
+      try {
+        await targets.flush();
+      } catch (error) {
+        print(`The usage counts of the last seconds were not written: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     try {
       await targets.embedded?.stop();
     } catch (error) {

@@ -18,6 +18,7 @@ import { pruneExpiredLookups } from "../registry/lookup-cache";
 import { resumeClockAdvances } from "../sandbox-clock/background";
 import { advanceTestClock } from "../sandbox-clock/service";
 import { pruneExpiredSupportSessions } from "../support/chat";
+import { pruneExpiredUsage } from "../usage/service";
 import { deliverWebhooks } from "../webhooks/background";
 import type { Tenant } from "../tenant";
 import { disableInsecureWebhookEndpoints } from "../webhooks/insecure-endpoints";
@@ -26,7 +27,7 @@ import { disableInsecureWebhookEndpoints } from "../webhooks/insecure-endpoints"
  * The hourly housekeeping, in the order it runs, by what its report calls each count: deletes of rows past their
  * retention (Idempotency-Keys 24 hours, events 30 days, enquiries 90 days, support sessions 30 days after their
  * last message, the partner MCP server's audit rows 395 days, Companies House answers once stale, the sign-in
- * provider's sessions, tickets, codes and tokens a day after they expired), webhook
+ * provider's sessions, tickets, codes and tokens a day after they expired, usage counts 90 days), webhook
  * endpoints whose URL is not https disabled (each under its row lock, so once), and erasure of applicants'
  * personal data past its retention (lib/applications/personal-data.ts). All are idempotent.
  */
@@ -38,6 +39,7 @@ const MAINTENANCE = {
   mcpToolCallsPruned: pruneExpiredToolCalls,
   registryLookupsPruned: pruneExpiredLookups,
   signInArtifactsPruned: pruneExpiredSignInArtifacts,
+  usageDaysPruned: pruneExpiredUsage,
   insecureWebhookEndpointsDisabled: disableInsecureWebhookEndpoints,
   personalDataErased: eraseDuePersonalData,
 } satisfies Record<string, () => Promise<number>>;

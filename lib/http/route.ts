@@ -10,7 +10,8 @@ import { corsHeaders, preflightHeaders } from "../wire/cors";
 import { errorResponse } from "../wire/error-outcome";
 import type { RequestContext } from "../wire/request-context";
 import { addressLimitOf, HTTP_METHODS, type DeclarableMethod, type Endpoint, type HttpMethod } from "./endpoint";
-import { AUTH_KINDS, authKindOf } from "./auth-kinds";
+import { countRequest } from "../usage/counter";
+import { AUTH_KINDS, authKindOf, tenantOf } from "./auth-kinds";
 import { meterAddressRequest, meterAnonymousPartnerRequest } from "./metering";
 import { finishRequest, startRequest } from "./request-edges";
 import { registerEndpoint } from "./route-registry";
@@ -36,7 +37,18 @@ async function runEndpoint(ring: Ring, path: string, target: Endpoint, request: 
     transaction: undefined,
   };
   await runSteps(exchange);
+  countUsage(exchange);
   return finishWithCors(ring, request, exchange.response!, context, authKindOf(target.config.auth).anyOrigin);
+}
+
+/**
+ * The partner ring's usage per project and day (lib/usage): every request whose caller authenticated, so whose
+ * project is known, refused or not; 429s apart. A request without a valid credential has no project to count for.
+ */
+function countUsage(exchange: Exchange): void {
+  if (exchange.ring !== "partner") return;
+  const tenant = tenantOf(exchange.caller);
+  if (tenant) countRequest(tenant, exchange.context.receivedAt, exchange.response!.status === 429);
 }
 
 function finishWithCors(ring: Ring, request: Request, response: Response, context: RequestContext, anyOrigin = false): Response {

@@ -68,6 +68,8 @@ export function readIdempotencyKey(request: Request): string | null {
 }
 
 function canonicalJson(value: unknown): string {
+  // A parsed body may hold dates (a timestamp field its schema turns into a Date), which have no own fields.
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

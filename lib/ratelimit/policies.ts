@@ -107,6 +107,8 @@ export const SUB_LIMITS = {
   paymentLinksCreate: { policy: perSecond("payment-links-create", 10), per: "project" },
   /** Replays queue deliveries to every subscribed endpoint (the spec gives no number): 2 a second, bursts of 10. */
   eventsReplay: { policy: { kind: "tokenBucket", name: "events-replay", ratePerSecond: 2, burst: 10 }, per: "project" },
+  /** A recovery queues up to an endpoint's 30 days of failures at once (the spec gives no number): 1 a second, bursts of 5. */
+  webhookDeliveriesRecover: { policy: { kind: "tokenBucket", name: "webhook-deliveries-recover", ratePerSecond: 1, burst: 5 }, per: "project" },
   /** The token endpoint (spec 8: 10 requests/s), per authenticated client. */
   oauthToken: { policy: perSecond("oauth-token", 10), per: "client" },
   /** Token introspection, per authenticated client (the spec gives no number; we use the token endpoint's). */

@@ -82,3 +82,21 @@ export const webhookEndpointWithSecretSchema = z
   .meta({ id: "WebhookEndpointWithSecret" });
 
 export const deletedWebhookEndpointSchema = z.strictObject({ id: idOf("whe"), object: z.literal("webhook_endpoint"), deleted: z.literal(true) }).meta({ id: "DeletedWebhookEndpoint" });
+
+// Recovering failed deliveries (the dashboard's "Recover failed since", POST /webhook_endpoints/{id}/recover)
+
+export const recoverWebhookDeliveriesBodySchema = z.strictObject({
+  since: z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .meta({ description: "RFC 3339. Deliveries created at or after this time are recovered; at most 30 days ago (the events' retention), never in the future." }),
+});
+
+export const webhookRecoverySchema = z
+  .strictObject({
+    object: z.literal("webhook_recovery"),
+    endpoint: idOf("whe"),
+    since: timestamp(),
+    count: z.int().min(0).meta({ description: "Deliveries queued again: one per event whose delivery to this endpoint failed or was abandoned since `since`, and has not been delivered since." }),
+  })
+  .meta({ id: "WebhookRecovery", description: "Failed deliveries queued again for one endpoint." });

@@ -511,7 +511,7 @@ describe("the Inngest functions", () => {
 
     expect(error).toBeUndefined();
     expect((result as { idempotencyKeysPruned: number }).idempotencyKeysPruned).toBe(1);
-    expect(Object.keys(result as object)).toEqual(["idempotencyKeysPruned", "eventsPruned", "enquiriesPruned", "supportSessionsPruned", "mcpToolCallsPruned", "registryLookupsPruned", "signInArtifactsPruned", "insecureWebhookEndpointsDisabled", "personalDataErased"]);
+    expect(Object.keys(result as object)).toEqual(["idempotencyKeysPruned", "eventsPruned", "enquiriesPruned", "supportSessionsPruned", "mcpToolCallsPruned", "registryLookupsPruned", "signInArtifactsPruned", "usageDaysPruned", "insecureWebhookEndpointsDisabled", "personalDataErased"]);
     const left = await db().idempotencyKey.findMany({ where: { projectId: project.project_id }, select: { key: true } });
     expect(left).toEqual([{ key: "fresh" }]);
   });

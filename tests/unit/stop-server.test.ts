@@ -54,6 +54,30 @@ describe("stopping the server", () => {
     expect(steps).toEqual(["close server", "close connections", "print: Stopped.", "exit 0"]);
   });
 
+  it("writes the usage counts after closing the server and before the database stops, and stops anyway when that fails", async () => {
+    for (const fails of [false, true]) {
+      const { steps, targets, finishStopping } = recordingTargets({ embedded: true });
+      targets.flush = async () => {
+        steps.push("flush counts");
+        if (fails) throw new Error("database gone");
+      };
+      const stopped = stopOnSignal(targets)();
+      while (!steps.includes("stop database")) await new Promise((resolve) => setImmediate(resolve));
+      finishStopping();
+      await stopped;
+      expect(steps).toEqual([
+        "silence the app",
+        "close server",
+        "close connections",
+        "flush counts",
+        ...(fails ? ["print after silence: The usage counts of the last seconds were not written: database gone"] : []),
+        "stop database",
+        "print after silence: Stopped.",
+        "exit 0",
+      ]);
+    }
+  });
+
   it("says so and exits 1 when the embedded database does not stop cleanly", async () => {
     const { steps, targets, finishStopping } = recordingTargets({ embedded: true, stopFails: true });
     const stopped = stopOnSignal(targets)();

@@ -305,6 +305,7 @@ describe("each route's reply matches its documented schema", () => {
     },
     "partner POST /webhook_endpoints/{id}/enable": () => ({ path: `/webhook_endpoints/${fixture.endpoint}/enable`, init: partner("POST"), status: 200 }),
     "partner POST /webhook_endpoints/{id}/roll_secret": () => ({ path: `/webhook_endpoints/${fixture.endpoint}/roll_secret`, init: partner("POST", { overlap_hours: 2 }), status: 200 }),
+    "partner POST /webhook_endpoints/{id}/recover": () => ({ path: `/webhook_endpoints/${fixture.endpoint}/recover`, init: partner("POST", { since: new Date(Date.now() - 3_600_000).toISOString() }), status: 202 }),
     "public GET /cms/pages/{key}": async () => {
       await savePage({ key: "openapi-sample", title: "Fees", format: "markdown", source: "# Fees\n\nNo hidden fees.\n", publish: true });
       return { path: "/cms/pages/openapi-sample", status: 200 };

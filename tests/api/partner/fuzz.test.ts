@@ -169,6 +169,7 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
     "POST /webhook_endpoints": { body: { url: "https://93.184.215.14/hooks", enabled_events: ["application.created"], description: "Orders", api_version: "2026-11-01", metadata: { team: "a" } } },
     "POST /webhook_endpoints/{id}": { body: { url: "https://93.184.215.15/hooks", enabled_events: ["*"], description: null, metadata: {}, disabled: false } },
     "POST /webhook_endpoints/{id}/roll_secret": { body: { overlap_hours: 0 } },
+    "POST /webhook_endpoints/{id}/recover": { body: { since: new Date(Date.now() - 3_600_000).toISOString() } },
   };
 }
 

@@ -470,6 +470,12 @@ describe("requestFingerprint", () => {
     ];
     expect(new Set([base, ...variants]).size).toBe(6);
   });
+
+  it("tells apart bodies whose parsed timestamps differ, and not the same instant", () => {
+    const since = (iso: string) => requestFingerprint("POST", "/partner/v1/webhook_endpoints/whe_1/recover", { since: new Date(iso) });
+    expect(since("2027-06-01T08:00:00Z")).not.toBe(since("2027-06-02T08:00:00Z"));
+    expect(since("2027-06-01T08:00:00Z")).toBe(since("2027-06-01T10:00:00+02:00"));
+  });
 });
 
 describe("after a fault", () => {

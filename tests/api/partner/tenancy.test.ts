@@ -56,6 +56,7 @@ const NOT_READ: Record<string, string> = {
   "DELETE /webhook_endpoints/{id}": "writes: deletes the endpoint; the read it starts with is webhook endpoints'",
   "POST /webhook_endpoints/{id}/enable": "writes: enables the endpoint; the read it starts with is webhook endpoints'",
   "POST /webhook_endpoints/{id}/roll_secret": "writes: rolls the secret; the read it starts with is webhook endpoints'",
+  "POST /webhook_endpoints/{id}/recover": "writes: a since body; tests/api/partner/webhook-recover.test.ts holds its tenancy",
   "POST /test_helpers/applications/{id}/expire": "sandbox only: a live token is refused before any read",
   "POST /test_helpers/applications/{id}/fund": "sandbox only: a live token is refused before any read",
   "POST /test_helpers/applications/{id}/submit": "sandbox only: a live token is refused before any read",

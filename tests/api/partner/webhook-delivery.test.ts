@@ -830,7 +830,7 @@ describe("retention (30 days)", () => {
 
     const report = await runMaintenance();
 
-    expect(Object.keys(report).sort()).toEqual(["enquiriesPruned", "eventsPruned", "idempotencyKeysPruned", "insecureWebhookEndpointsDisabled", "mcpToolCallsPruned", "personalDataErased", "registryLookupsPruned", "signInArtifactsPruned", "supportSessionsPruned"]);
+    expect(Object.keys(report).sort()).toEqual(["enquiriesPruned", "eventsPruned", "idempotencyKeysPruned", "insecureWebhookEndpointsDisabled", "mcpToolCallsPruned", "personalDataErased", "registryLookupsPruned", "signInArtifactsPruned", "supportSessionsPruned", "usageDaysPruned"]);
     expect(report.eventsPruned).toBeGreaterThanOrEqual(1);
     expect(await historyOf(principal.projectId)).toEqual({ events: [recent], deliveries: [recent], attempts: [recent] });
     expect(await db().event.count({ where: { id: old } })).toBe(0);
