@@ -1,24 +1,19 @@
 import { runMaintenance } from "../../lib/background/catalogue";
 import type { Command } from "../cli-kit";
 
+/** `eventsPruned` → `events_pruned` (the JSON key) and `events pruned` (the words). */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 export const maintenanceRun: Command = {
   words: ["maintenance", "run"],
   synopsis: "[--json]",
   description:
-    "Run the hourly housekeeping now: prune Idempotency-Keys past their 24 hours, events past their 30 days, enquiries past their 90 days, support sessions 30 days after their last message and the partner MCP server's audit rows past their 395 days.",
+    "Run the hourly housekeeping now, every task of it (lib/background/catalogue.ts): rows past their retention pruned (Idempotency-Keys, events, enquiries, support sessions, MCP audit rows, registry answers, the sign-in provider's rows, usage counts), webhook endpoints without https disabled, applicants' personal data past its retention erased. Prints each task's count.",
   options: {},
   async run({ database, print }) {
     await database();
-    const result = await runMaintenance();
-    print(
-      `Pruned ${result.idempotencyKeysPruned} expired idempotency key(s), ${result.eventsPruned} event(s), ${result.enquiriesPruned} enquiry(ies), ${result.supportSessionsPruned} support session(s) and ${result.mcpToolCallsPruned} MCP tool call(s) past retention.`,
-      {
-        idempotency_keys_pruned: result.idempotencyKeysPruned,
-        events_pruned: result.eventsPruned,
-        enquiries_pruned: result.enquiriesPruned,
-        support_sessions_pruned: result.supportSessionsPruned,
-        mcp_tool_calls_pruned: result.mcpToolCallsPruned,
-      },
-    );
+    const report = await runMaintenance();
+    const counts = Object.fromEntries(Object.entries(report).map(([name, count]) => [snakeCase(name), count]));
+    print(`Maintenance done: ${Object.entries(counts).map(([name, count]) => `${name.replaceAll("_", " ")} ${count}`).join(", ")}.`, counts);
   },
 };
