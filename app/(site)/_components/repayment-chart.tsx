@@ -1,43 +1,32 @@
 // The calculator's picture: one bar per payment, as tall as the amount still owed after it, so a visitor sees the
 // debt fall to nothing. An SVG with a title and description for assistive technology; the table beside it is the
 // same data in words.
+import { BarChart, type ChartBar } from "@/app/_components/bar-chart";
 import { formatPounds } from "@/lib/money";
 import type { ScheduledPayment } from "@/lib/site/repayment-schedule";
 
-const WIDTH = 560;
-const HEIGHT = 220;
-const MARGIN = { top: 12, right: 8, bottom: 28, left: 8 };
-
 export function RepaymentChart({ schedule, totalRepayablePence }: { schedule: ScheduledPayment[]; totalRepayablePence: number }) {
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const slot = plotWidth / (schedule.length + 1);
-  const barWidth = Math.max(2, slot * 0.7);
-  const heightOf = (pence: number) => (totalRepayablePence > 0 ? (pence / totalRepayablePence) * plotHeight : 0);
-  const bars = [{ label: "Start", leftPence: totalRepayablePence }, ...schedule.map((payment) => ({ label: `Day ${payment.dueDay}`, leftPence: payment.leftAfterPence }))];
-  const labelEvery = Math.ceil(bars.length / 8);
+  const points = [{ label: "Start", leftPence: totalRepayablePence }, ...schedule.map((payment) => ({ label: `Day ${payment.dueDay}`, leftPence: payment.leftAfterPence }))];
+  const labelEvery = Math.ceil(points.length / 8);
+  const bars: ChartBar[] = points.map((point, index) => ({
+    key: point.label,
+    segments: [{ value: point.leftPence, className: index === 0 ? "bar bar--start" : "bar" }],
+    label: index % labelEvery === 0 || index === points.length - 1 ? [point.label] : undefined,
+  }));
   return (
-    <svg className="repayment-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="repayment-chart-title repayment-chart-description">
+    <BarChart
+      className="repayment-chart"
+      bars={bars}
+      maxValue={totalRepayablePence}
+      width={560}
+      height={220}
+      labelHeight={28}
+      baselineClassName="axis"
+      labelledBy="repayment-chart-title repayment-chart-description"
+    >
       <title id="repayment-chart-title">Amount owed after each payment</title>
-      <desc id="repayment-chart-description">
-        {`Starts at ${formatPounds(totalRepayablePence)} and falls to ${formatPounds(0)} over ${schedule.length} payments.`}
-      </desc>
-      <line className="axis" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={MARGIN.top + plotHeight} y2={MARGIN.top + plotHeight} />
-      {bars.map((bar, index) => {
-        const height = heightOf(bar.leftPence);
-        const x = MARGIN.left + index * slot + (slot - barWidth) / 2;
-        return (
-          <g key={bar.label}>
-            <rect className={index === 0 ? "bar bar--start" : "bar"} x={x} y={MARGIN.top + plotHeight - height} width={barWidth} height={height} />
-            {index % labelEvery === 0 || index === bars.length - 1 ? (
-              <text x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle">
-                {bar.label}
-              </text>
-            ) : null}
-          </g>
-        );
-      })}
-    </svg>
+      <desc id="repayment-chart-description">{`Starts at ${formatPounds(totalRepayablePence)} and falls to ${formatPounds(0)} over ${schedule.length} payments.`}</desc>
+    </BarChart>
   );
 }
 
