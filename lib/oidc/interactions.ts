@@ -13,12 +13,14 @@ import { scalePolicy, SIGN_IN_ADDRESS_LIMIT, SIGN_IN_EMAIL_LIMIT } from "../rate
 import { clientAddress } from "../wire/client-address";
 import { findInteraction, interactionExpired } from "./artifacts";
 import { signInClientSummary } from "./clients";
-import { providerPagePolicy, ticketExpiredPage, tooManyAttemptsPage } from "./pages";
+import { accessDeniedPage, providerPagePolicy, ticketExpiredPage, tooManyAttemptsPage } from "./pages";
 import { interactionUrl } from "./provider";
 import { consentFormSchema, signInFormSchema } from "./schemas";
 import { authenticateSignInUser } from "./users";
 
 const FORM_LIMIT_BYTES = 8 * 1024;
+/** Spec 7.4: the sign-in provider answers a person who declined consent with 403 `access_denied`. */
+const ACCESS_DENIED_STATUS = 403;
 
 export interface InteractionPost {
   uid: string;
@@ -123,8 +125,11 @@ async function finishConsent(provider: Provider, request: IncomingMessage, respo
   const form = await readForm(request, consentFormSchema);
   if (!form) return sendError(response, new ApiError("invalid_request", { message: "The consent form was not sent as expected. Go back and try again." }), correlationId);
   if (form.decision === "deny") {
-    await provider.interactionFinished(request, response, { error: "access_denied", error_description: "The user declined to share their details." }, { mergeWithLastSubmission: true });
-    return;
+    const continueTo = await provider.interactionResult(request, response, { error: "access_denied", error_description: "The user declined to share their details." }, { mergeWithLastSubmission: true });
+    const client = await signInClientSummary(String(details.params.client_id));
+    return sendPage(response, ACCESS_DENIED_STATUS, accessDeniedPage({ clientName: client?.name ?? "the service", continueTo }), {
+      "Content-Security-Policy": providerPagePolicy(),
+    });
   }
   const accountId = details.session?.accountId;
   const clientId = String(details.params.client_id);

@@ -21,9 +21,9 @@ label{display:block;font-weight:700;margin:1rem 0 .25rem}input{font:inherit;widt
 button{font:inherit;font-weight:700;margin-top:1.5rem;padding:.6rem 1.2rem;border:0;background:#00703c;color:#fff;cursor:pointer}
 button.secondary{background:#f3f2f1;color:#0b0c0c;margin-left:.5rem}.hint{color:#505a5f}`;
 
-export function providerPage(options: { title: string; body: string }): string {
+export function providerPage(options: { title: string; body: string; head?: string }): string {
   return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">${options.head ?? ""}
 <title>${escapeHtml(options.title)} · Lending Platform sign in</title><style>${STYLE}</style></head>
 <body><main>${options.body}</main></body></html>
 `;
@@ -48,5 +48,20 @@ export function tooManyAttemptsPage(options: { action: string; retryAfterSeconds
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" spellcheck="false" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`,
+  });
+}
+
+/**
+ * The person chose Deny (spec 7.4: `access_denied`, 403). The page says so and takes them straight back through the
+ * provider, which returns `error=access_denied` to the client's redirect_uri (RFC 6749 §4.1.2.1); the link is there
+ * for a browser that does not follow the refresh.
+ */
+export function accessDeniedPage(options: { clientName: string; continueTo: string }): string {
+  const name = escapeHtml(options.clientName);
+  const url = escapeHtml(options.continueTo);
+  return providerPage({
+    title: "You did not allow access",
+    head: `<meta http-equiv="refresh" content="0;url=${url}">`,
+    body: `<h1>You did not allow access</h1><p>${name} will not see your details. Taking you back to ${name}.</p><p><a href="${url}">Go back to ${name}</a></p>`,
   });
 }

@@ -353,8 +353,13 @@ describe("errors at /authorize", () => {
     const posted = await browser.post(`${sso}/interaction/${interactionUid(login.url)}/login`, { email: user.email, password: TEST_PASSWORD });
     const consent = await followRedirects(browser, locationOf(posted, sso), sso);
     const denied = await browser.post(`${sso}/interaction/${interactionUid(consent.url)}/consent`, { decision: "deny" });
-    expect(denied.status).toBe(303);
-    const back = await followRedirects(browser, locationOf(denied, sso), sso);
+    // Spec 7.4: 403, with a page that takes the person straight back through the provider to the client.
+    expect(denied.status).toBe(403);
+    const page = await denied.text();
+    expect(page).toContain("You did not allow access");
+    const [, refreshTo] = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(page)!;
+    expect(page).toContain(`<a href="${refreshTo}">`);
+    const back = await followRedirects(browser, refreshTo!.replaceAll("&amp;", "&"), sso);
     expect(redirectError(back.url)).toMatchObject({ error: "access_denied", state: start.state, iss: sso });
   });
 });
