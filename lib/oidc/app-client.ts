@@ -56,3 +56,11 @@ export function appSignOutUrl(): string {
   const query = new URLSearchParams({ client_id: APP_SIGN_IN_CLIENT_ID, post_logout_redirect_uri: appSignInUrls().signedOut });
   return `${config().SSO_URL}/session/end?${query}`;
 }
+
+// A path of the app's own signed-in pages, nothing else: never another origin, a scheme, `//` or `..`.
+const RETURN_PATH = /^\/(?:account|dashboard)(?:\/[A-Za-z0-9_-]+)*$/;
+
+/** Where a finished sign-in returns the person: the page they asked for (the borrower area's or the dashboard's), else /account. */
+export function appSignInReturnPath(requested: unknown): string {
+  return typeof requested === "string" && requested.length <= 200 && RETURN_PATH.test(requested) ? requested : "/account";
+}
