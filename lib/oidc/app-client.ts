@@ -12,7 +12,8 @@ import { requestString } from "../wire/request-string";
 import { appAuthSecret } from "./keys";
 
 export const APP_SIGN_IN_CLIENT_ID = "sso_client_lending_platform";
-export const APP_SIGN_IN_CLIENT_NAME = "Your business loan account";
+// One name for both of the app's signed-in areas (the borrower area and the partner dashboard): the consent screen shows it.
+export const APP_SIGN_IN_CLIENT_NAME = "Lending Platform";
 
 /** The scopes the borrower area asks for: who the person is, their company, and reading its accounts. */
 export const APP_SIGN_IN_SCOPES = "openid profile email business accounts.read";
