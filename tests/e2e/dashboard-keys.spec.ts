@@ -143,3 +143,15 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
   expect(policyViolations).toEqual([]);
   await context.close();
 });
+
+test("someone in no team is told plainly how to join one", async ({ browser }) => {
+  const email = `e2e.nobody.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
+  cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
+  const { context, page, policyViolations } = await signInAt(browser, "/dashboard", email, { width: 390, height: 844 });
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText("You are not in a project team yet");
+  await expect(page.getByText("Ask an owner of your company's project to add you")).toBeVisible();
+  expect(await noSidewaysScroll(page)).toBe(true);
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(policyViolations).toEqual([]);
+  await context.close();
+});
