@@ -74,7 +74,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
         <p className="account-empty">No {environmentWord} keys yet.</p>
       ) : (
         <div className="account-table-region" role="region" aria-labelledby="keys-caption" tabIndex={0}>
-          <table className="account-table">
+          <table className="account-table dashboard-keys">
             <caption id="keys-caption">Your {environmentWord} API keys, newest first</caption>
             <thead>
               <tr>
@@ -95,9 +95,9 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     <br />
                     <span className="dashboard-muted">{key.id}</span>
                   </td>
-                  <td>{when(key.created_at)}</td>
-                  <td>{when(key.last_used_at)}</td>
-                  <td>
+                  <td data-label="Created">{when(key.created_at)}</td>
+                  <td data-label="Last used">{when(key.last_used_at)}</td>
+                  <td data-label="Status">
                     {STATUS_WORDS[key.status]}
                     {key.status === "active" && key.expires_at ? <> until {when(key.expires_at)}</> : null}
                   </td>
