@@ -40,7 +40,8 @@ export async function recordAudit(database: DatabaseClient, record: AuditRecord)
   });
 }
 
-/** The project's latest entries, newest first. */
-export function listAuditEntries({ projectId, limit = 50 }: { projectId: string; limit?: number }) {
-  return db().dashboardAuditEntry.findMany({ where: { projectId }, orderBy: { id: "desc" }, take: limit });
+/** The project's latest entries, newest first; with `environment`, that environment's and those of no environment (the team's). */
+export function listAuditEntries({ projectId, environment, limit = 50 }: { projectId: string; environment?: Environment; limit?: number }) {
+  const where = environment ? { projectId, OR: [{ environment }, { environment: null }] } : { projectId };
+  return db().dashboardAuditEntry.findMany({ where, orderBy: { id: "desc" }, take: limit });
 }

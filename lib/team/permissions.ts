@@ -14,11 +14,13 @@ export const DASHBOARD_ACTIONS = [
   "revoke_tokens",
   "manage_team",
   "release_decision",
+  "read_audit_log",
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
 // Viewers read; developers also manage webhooks and create keys; owners also hold everything that cannot be undone
-// or that changes who may act (rolling and revoking keys, revoking tokens, the team, releasing a locked decision).
+// or that changes who may act (rolling and revoking keys, revoking tokens, the team, releasing a locked decision),
+// and the audit log of who did those things.
 const ALLOWED: Record<ProjectRole, ReadonlySet<DashboardAction>> = {
   viewer: new Set(["read"]),
   developer: new Set(["read", "manage_webhooks", "create_key"]),

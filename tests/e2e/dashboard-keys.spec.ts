@@ -109,6 +109,19 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
   expect(await noSidewaysScroll(page)).toBe(true);
   expect(await seriousViolations(page)).toEqual([]);
 
+  // Owners read the audit log: everything just done, by them.
+  await page.getByRole("link", { name: "Activity" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${project.project_id}/sandbox/activity$`));
+  const activity = page.getByRole("region", { name: /The latest/ });
+  await expect(activity.getByRole("row").nth(1)).toContainText(new RegExp(`You\\s*Revoked a key\\s*${successorId}`));
+  await expect(activity.getByRole("row").nth(2)).toContainText(new RegExp(`You\\s*Rolled a key\\s*${keyId}`));
+  await expect(activity.getByRole("row").nth(3)).toContainText(new RegExp(`You\\s*Created a key\\s*${keyId}`));
+  await expect(activity).toContainText("Added a member");
+  expect(await noSidewaysScroll(page)).toBe(true);
+  await page.screenshot({ path: "test-results/dashboard-activity-phone.png", fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("link", { name: "API keys" }).click();
+
   // The Sandbox / Live switch keeps the section and changes the address.
   await page.getByRole("link", { name: "Live" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/${project.project_id}/live/keys$`));
@@ -131,6 +144,8 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Roll/ })).toHaveCount(0);
   await expect(page.getByRole("link", { name: /^Revoke/ })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Activity" })).toHaveCount(0);
+  expect((await page.request.get(`/dashboard/${project.project_id}/sandbox/activity`)).status()).toBe(404);
   expect(await noSidewaysScroll(page)).toBe(true);
   await page.screenshot({ path: "test-results/dashboard-keys-viewer-phone.png", fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);

@@ -60,6 +60,7 @@ describe("every page", () => {
       "/cookies",
       "/dashboard",
       "/dashboard/project/environment",
+      "/dashboard/project/environment/activity",
       "/dashboard/project/environment/keys",
       "/dashboard/project/environment/keys/id/revoke",
       "/dashboard/sign-in",

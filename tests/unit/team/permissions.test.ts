@@ -6,7 +6,7 @@ import { assertCan, can, DASHBOARD_ACTIONS, PROJECT_ROLES, type DashboardAction,
 const EXPECTED: Record<ProjectRole, DashboardAction[]> = {
   viewer: ["read"],
   developer: ["read", "manage_webhooks", "create_key"],
-  owner: ["read", "manage_webhooks", "create_key", "roll_key", "revoke_key", "revoke_tokens", "manage_team", "release_decision"],
+  owner: ["read", "manage_webhooks", "create_key", "roll_key", "revoke_key", "revoke_tokens", "manage_team", "release_decision", "read_audit_log"],
 };
 
 describe("can(role, action)", () => {

@@ -3,9 +3,11 @@
 import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
 
+export type DashboardSection = "keys" | "activity";
+
 const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
-export function DashboardShell({ view, section, children }: { view: DashboardView; section: "keys"; children: ReactNode }) {
+export function DashboardShell({ view, section, children }: { view: DashboardView; section: DashboardSection; children: ReactNode }) {
   const { current } = view;
   const pathFor = (project: string, environment: string) => `/dashboard/${project}/${environment}/${section}`;
   return (
@@ -54,9 +56,14 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
       </nav>
       {current.environment === "live" ? <p className="dashboard-live-banner">You are looking at live data: changes here affect real borrowers.</p> : null}
       <nav className="dashboard-sections" aria-label="Sections">
-        <a href={pathFor(current.id, current.environment)} aria-current={section === "keys" ? "page" : undefined}>
+        <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
           API keys
         </a>
+        {view.allowed.read_audit_log ? (
+          <a href={`/dashboard/${current.id}/${current.environment}/activity`} aria-current={section === "activity" ? "page" : undefined}>
+            Activity
+          </a>
+        ) : null}
       </nav>
       <main className="dashboard-main">{children}</main>
     </div>

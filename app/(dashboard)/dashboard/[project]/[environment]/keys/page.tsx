@@ -74,7 +74,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
         <p className="account-empty">No {environmentWord} keys yet.</p>
       ) : (
         <div className="account-table-region" role="region" aria-labelledby="keys-caption" tabIndex={0}>
-          <table className="account-table dashboard-keys">
+          <table className="account-table dashboard-stacked">
             <caption id="keys-caption">Your {environmentWord} API keys, newest first</caption>
             <thead>
               <tr>
