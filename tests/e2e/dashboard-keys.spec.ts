@@ -159,7 +159,7 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
   await context.close();
 });
 
-test("someone in no team is told plainly how to join one", async ({ browser }) => {
+test("someone in no team is told plainly how to join one, and signs out", async ({ browser }) => {
   const email = `e2e.nobody.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
   cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
   const { context, page, policyViolations } = await signInAt(browser, "/dashboard", email, { width: 390, height: 844 });
@@ -167,6 +167,16 @@ test("someone in no team is told plainly how to join one", async ({ browser }) =
   await expect(page.getByText("Ask an owner of your company's project to add you")).toBeVisible();
   expect(await noSidewaysScroll(page)).toBe(true);
   expect(await seriousViolations(page)).toEqual([]);
+
+  // Sign out ends both sessions: the dashboard asks to sign in again.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Do you want to sign out?");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/account\/signed-out$/);
+  await expect(page.getByRole("link", { name: "Sign in to the partner dashboard" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard\/sign-in\?return_to=%2Fdashboard$/);
   expect(policyViolations).toEqual([]);
   await context.close();
 });
