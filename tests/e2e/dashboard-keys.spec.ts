@@ -127,6 +127,18 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
   await expect(page).toHaveURL(new RegExp(`/dashboard/${project.project_id}/live/keys$`));
   await expect(page.getByText("You are looking at live data")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+
+  // In a second team, the switcher appears and keeps the environment.
+  const second = createProjectWithCli(`E2E Dashboard second ${Date.now()}`);
+  cli("team", "add", "--project", second.project_id, "--email", email, "--role", "developer");
+  await page.reload();
+  await page.getByText("Project:").click();
+  await page.getByRole("link", { name: /^E2E Dashboard second/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${second.project_id}/live/keys$`));
+  await expect(page.getByText("Your role: Developer")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create key" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Roll/ })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(policyViolations).toEqual([]);
   await context.close();
 });
