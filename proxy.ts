@@ -8,6 +8,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { config as settings } from "./lib/env";
 import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
+import { SHOWN_ONCE_COOKIE, shownOnceExpiry } from "./lib/dashboard/shown-once-cookie";
 import { CSRF_COOKIE, csrfCookieHeader, csrfCookieOf, isWellFormedCsrfToken, newCsrfToken } from "./lib/wire/csrf";
 
 export async function proxy(request: NextRequest) {
@@ -32,6 +33,9 @@ export async function proxy(request: NextRequest) {
   response.headers.set("Content-Security-Policy", policy);
   for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
   if (csrfToken) response.headers.append("Set-Cookie", csrfCookieHeader(csrfToken, isServedOverHttps(request)));
+  // A new key's secret is shown on the one page view that follows its creation (lib/dashboard/shown-once.ts): this
+  // view reads the cookie, and its response forgets it, so a reload shows no secret.
+  if (kind === "dashboard" && request.method === "GET" && request.cookies.has(SHOWN_ONCE_COOKIE)) response.headers.append("Set-Cookie", shownOnceExpiry(isServedOverHttps(request)));
   return response;
 }
 

@@ -18,6 +18,7 @@ import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } f
 import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
 import { seed } from "./commands/seed";
 import { oidcClientCreate, userCreate } from "./commands/sign-in";
+import { teamAdd, teamList, teamRemove } from "./commands/team";
 import { usageShow } from "./commands/usage";
 import { notificationsList, webhooksAttempts } from "./commands/webhooks";
 
@@ -46,6 +47,9 @@ const COMMANDS: Command[] = [
   oauthRotateSigningKey,
   oidcClientCreate,
   userCreate,
+  teamAdd,
+  teamRemove,
+  teamList,
   maintenanceRun,
   cmsPut,
   cmsPublish,

@@ -78,6 +78,8 @@ export const ERROR_CATALOGUE = {
   scope_not_granted: auth(403, "The token is missing a required scope."),
   capability_denied: auth(403, "A staff capability or feature flag is required."),
   account_suspended: oauth(auth(403, "The partner account is suspended.")),
+  // The partner dashboard (docs/dashboard.md): the person's role in the project does not allow the action.
+  role_forbidden: auth(403, "Your role in this project does not allow this."),
   // The OAuth endpoints (RFC 6749 §5.2, spec 5.2)
   invalid_request: oauth(invalid(400, "The request is missing a parameter or is malformed.")),
   invalid_client: oauth(auth(401, "Client authentication failed.")),

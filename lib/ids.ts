@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   affordabilityRecord: "aff",
   /** A relying party of the sign-in provider (ours; the partner plane's OAuth clients are `svc_client_`). */
   signInClient: "sso_client",
+  /** An entry of a project's dashboard audit log (ours). */
+  auditEntry: "aud",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,28 +5,16 @@
 // from the site.
 import { startWidgetApplication } from "../apply-widget/start";
 import { db } from "../db";
-import { config } from "../env";
 import { ApiError } from "../errors";
 import { authenticatePublishableKey } from "../keys/publishable";
-import { csrfTokensMatch } from "../wire/csrf";
+import { assertFormFromOurSite } from "../wire/csrf";
 import { validateDirectApplyForm, type DirectApplyErrors, type DirectApplyForm, type DirectApplyValues } from "./schemas";
 import { ensureSiteProject } from "./site-project";
 
 export type DirectApplyOutcome = { kind: "started"; handoffUrl: string } | { kind: "refused"; values: DirectApplyValues; errors: DirectApplyErrors };
 
 /** 403 `csrf_token_invalid` unless the form's token is the page's cookie and the post comes from the site. */
-export function assertApplyFormFromSite(options: { formToken: string | undefined; cookieToken: string | null; origin: string | null; host: string | null }): void {
-  const { formToken, cookieToken, origin, host } = options;
-  if (!csrfTokensMatch(cookieToken, formToken)) throw new ApiError("csrf_token_invalid");
-  if (origin === null) return;
-  let from: URL;
-  try {
-    from = new URL(origin);
-  } catch {
-    throw new ApiError("csrf_token_invalid");
-  }
-  if (from.origin !== new URL(config().BASE_URL).origin && from.host !== host) throw new ApiError("csrf_token_invalid");
-}
+export const assertApplyFormFromSite = assertFormFromOurSite;
 
 let siteKey: Promise<string> | undefined;
 

@@ -12,7 +12,8 @@ import { requestString } from "../wire/request-string";
 import { appAuthSecret } from "./keys";
 
 export const APP_SIGN_IN_CLIENT_ID = "sso_client_lending_platform";
-export const APP_SIGN_IN_CLIENT_NAME = "Your business loan account";
+// One name for both of the app's signed-in areas (the borrower area and the partner dashboard): the consent screen shows it.
+export const APP_SIGN_IN_CLIENT_NAME = "Lending Platform";
 
 /** The scopes the borrower area asks for: who the person is, their company, and reading its accounts. */
 export const APP_SIGN_IN_SCOPES = "openid profile email business accounts.read";
@@ -55,4 +56,12 @@ export async function registerAppSignInClient(): Promise<void> {
 export function appSignOutUrl(): string {
   const query = new URLSearchParams({ client_id: APP_SIGN_IN_CLIENT_ID, post_logout_redirect_uri: appSignInUrls().signedOut });
   return `${config().SSO_URL}/session/end?${query}`;
+}
+
+// A path of the app's own signed-in pages, nothing else: never another origin, a scheme, `//` or `..`.
+const RETURN_PATH = /^\/(?:account|dashboard)(?:\/[A-Za-z0-9_-]+)*$/;
+
+/** Where a finished sign-in returns the person: the page they asked for (the borrower area's or the dashboard's), else /account. */
+export function appSignInReturnPath(requested: unknown): string {
+  return typeof requested === "string" && requested.length <= 200 && RETURN_PATH.test(requested) ? requested : "/account";
 }

@@ -11,9 +11,11 @@ import { config } from "../env";
  * writes its styles into the page. `widget-demo`: /v1/demo, a partner's page that opens the journey through
  * apply.js. `sign-in`: the sign-in provider's sign-in and consent page (/sso/interaction/{uid}), whose forms'
  * redirects end at the relying party. `account`: the borrower area (/account…), whose sign-in and sign-out forms
- * go on to the sign-in provider at SSO_URL. `page`: everything else (the payment page, the site's pages, a 404).
+ * go on to the sign-in provider at SSO_URL. `dashboard`: the partner dashboard (/dashboard…), whose sign-in and
+ * sign-out forms do the same, and which shows secrets once. `page`: everything else (the payment page, the site's
+ * pages, a 404).
  */
-export type PageKind = "journey" | "api-reference" | "widget-demo" | "sign-in" | "account" | "page";
+export type PageKind = "journey" | "api-reference" | "widget-demo" | "sign-in" | "account" | "dashboard" | "page";
 
 const JOURNEY_PATH = /^\/apply\/(?!v1(?:\/|$))([^/]+)/;
 const SIGN_IN_PATH = /^\/sso\/interaction\/([^/]+)\/?$/;
@@ -24,6 +26,7 @@ export function pageKindOf(pathname: string): PageKind {
   if (pathname === "/v1/demo") return "widget-demo";
   if (SIGN_IN_PATH.test(pathname)) return "sign-in";
   if (/^\/account(\/|$)/.test(pathname)) return "account";
+  if (/^\/dashboard(\/|$)/.test(pathname)) return "dashboard";
   return "page";
 }
 
@@ -71,7 +74,7 @@ export function pageContentSecurityPolicy(kind: PageKind, nonce: string, embeddi
     `frame-src 'self'${applyOrigin}`,
     "object-src 'none'",
     "base-uri 'none'",
-    kind === "sign-in" ? ["form-action 'self'", ...formTargets].join(" ") : kind === "account" ? `form-action 'self' ${originOf(config().SSO_URL)}` : "form-action 'self'",
+    kind === "sign-in" ? ["form-action 'self'", ...formTargets].join(" ") : kind === "account" || kind === "dashboard" ? `form-action 'self' ${originOf(config().SSO_URL)}` : "form-action 'self'",
     kind === "journey" ? `frame-ancestors 'self'${embeddingOrigin ? ` ${embeddingOrigin}` : ""}` : "frame-ancestors 'none'",
   ].join("; ");
 }
@@ -83,6 +86,7 @@ export function pageHeaders(kind: PageKind): Readonly<Record<string, string>> {
   if (kind === "journey") return { "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
   if (kind === "sign-in") return { "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
   // A person's own accounts: never kept by a shared cache or the browser's back button after signing out.
-  if (kind === "account") return { "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
+  // A team's keys and the secret just made: the same.
+  if (kind === "account" || kind === "dashboard") return { "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
   return { "X-Content-Type-Options": "nosniff" };
 }

@@ -176,6 +176,9 @@ export const HOSTED_PAGE_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name:
 /** The payment page's sandbox bank (Approve, Fail), per client address: a payer presses one button, once. */
 export const PAYMENT_BANK_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "payment-bank", ratePerSecond: 1, burst: 10 };
 
+/** The partner dashboard's form posts (create, roll, revoke a key...), per client address: a person's clicks. */
+export const DASHBOARD_FORM_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "dashboard-form", ratePerSecond: 2, burst: 20 };
+
 /** The waiting page's status checks, per client address: one every few seconds from each open page. */
 export const JOURNEY_STATUS_LIMIT: TokenBucketPolicy = { kind: "tokenBucket", name: "journey-status", ratePerSecond: 2, burst: 30 };
 

@@ -3,6 +3,8 @@
 // cookie, but cannot read it to write the header, and SameSite=Strict keeps the cookie off its requests anyway.
 // The cookie is readable by script on purpose: the chat panel needs to copy it into the header.
 import { timingSafeEqual } from "node:crypto";
+import { config } from "../env";
+import { ApiError } from "../errors";
 import { requestCookie } from "./request-cookie";
 
 export const CSRF_COOKIE = "svc_csrf";
@@ -38,4 +40,21 @@ export function csrfTokensMatch(cookie: string | null | undefined, echoed: strin
 /** Whether the request's `X-CSRF-Token` header echoes its cookie. */
 export function hasMatchingCsrfToken(request: Request): boolean {
   return csrfTokensMatch(csrfCookieOf(request), request.headers.get(CSRF_HEADER));
+}
+
+/**
+ * A plain HTML form of our pages (the Apply form, the dashboard's): 403 `csrf_token_invalid` unless the form's
+ * `csrf_token` field echoes the cookie and, when the browser names its origin, the post comes from our site.
+ */
+export function assertFormFromOurSite(options: { formToken: string | undefined; cookieToken: string | null; origin: string | null; host: string | null }): void {
+  const { formToken, cookieToken, origin, host } = options;
+  if (!csrfTokensMatch(cookieToken, formToken)) throw new ApiError("csrf_token_invalid");
+  if (origin === null) return;
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    throw new ApiError("csrf_token_invalid");
+  }
+  if (from.origin !== new URL(config().BASE_URL).origin && from.host !== host) throw new ApiError("csrf_token_invalid");
 }

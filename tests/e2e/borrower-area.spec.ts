@@ -62,11 +62,11 @@ test("a borrower signs in, sees their company's account, its schedule and transa
   await page.getByRole("button", { name: "Sign in" }).click();
 
   await expect(page).toHaveURL(/\/sso\/interaction\/[^/]+$/);
-  await expect(page.getByText("to continue to Your business loan account")).toBeVisible();
+  await expect(page.getByText("to continue to Lending Platform")).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Allow Your business loan account to access your details?");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Allow Lending Platform to access your details?");
   await expect(page.getByRole("listitem")).toContainText(["See your business loan accounts"]);
   await page.getByRole("button", { name: "Allow" }).click();
 

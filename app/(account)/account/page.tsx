@@ -4,7 +4,7 @@
 // in, or their access token expired or revoked: the sign-in page. Sign out is /api/account/sign-out.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth } from "@/app/_auth/borrower-sign-in";
+import { auth } from "@/app/_auth/people-sign-in";
 import { readHolderOverview, type HolderAccountView } from "@/lib/accounts/holder-overview";
 import type { HolderApplication } from "@/lib/applications/holder-reads";
 import { clock } from "@/lib/clock";

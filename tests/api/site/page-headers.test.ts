@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("every page", () => {
-  it("is found on disk: the site (its Apply page too), the borrower area, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
+  it("is found on disk: the site (its Apply page too), the borrower area, the dashboard, the API reference, the apply.js demo, the journey, the payment page and the sign-in page", () => {
     expect(PAGES).toEqual([
       "/",
       "/about",
@@ -58,6 +58,12 @@ describe("every page", () => {
       "/complaints",
       "/contact",
       "/cookies",
+      "/dashboard",
+      "/dashboard/project/environment",
+      "/dashboard/project/environment/activity",
+      "/dashboard/project/environment/keys",
+      "/dashboard/project/environment/keys/id/revoke",
+      "/dashboard/sign-in",
       "/docs/api",
       "/eligibility",
       "/faq",
@@ -95,12 +101,30 @@ describe("every page", () => {
   });
 });
 
+describe("the dashboard's pages", () => {
+  it("let their Sign in and Sign out forms go on to the sign-in provider, are never cached, and forget a shown-once secret after one view", async () => {
+    const page = await view("/dashboard/proj_00000000000000000000000000/sandbox/keys", { cookie: "dash_shown_once=sealed" });
+    expect(policyDirectives(page.headers.get("content-security-policy")).get("form-action")).toBe(`form-action 'self' ${new URL(process.env.SSO_URL ?? "http://localhost:3000/sso").origin}`);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.getSetCookie()).toContain("dash_shown_once=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict");
+    expect((await view("/dashboard")).headers.getSetCookie().filter((cookie) => cookie.startsWith("dash_shown_once"))).toEqual([]);
+  });
+});
+
 describe("every route handler that answers HTML", () => {
   const routes = urlsOf("route.ts").sort();
 
-  it("is kept off the proxy unless it is one of a hosted page's own forms or checks: a hop on the API would cost every request", () => {
+  it("is kept off the proxy unless it is one of a hosted page's or the dashboard's own forms or checks: a hop on the API would cost every request", () => {
     const proxied = routes.filter((url) => unstable_doesMiddlewareMatch({ config: proxyConfig, url }));
-    expect(proxied).toEqual([`/apply/${SAMPLES.token}/company/form`, `/apply/${SAMPLES.token}/status`, "/apply/start", `/pay/${SAMPLES.token}/bank`]);
+    expect(proxied).toEqual([
+      `/apply/${SAMPLES.token}/company/form`,
+      `/apply/${SAMPLES.token}/status`,
+      "/apply/start",
+      "/dashboard/project/environment/keys/create",
+      "/dashboard/project/environment/keys/id/revoke/confirm",
+      "/dashboard/project/environment/keys/id/roll",
+      `/pay/${SAMPLES.token}/bank`,
+    ]);
   });
 
   it("answers it with a policy that lets nobody frame it", async () => {

@@ -4,7 +4,7 @@
 import { NextResponse } from "next/server";
 
 export async function POST(): Promise<Response> {
-  const { signOut } = await import("@/app/_auth/borrower-sign-in");
+  const { signOut } = await import("@/app/_auth/people-sign-in");
   const { appSignOutUrl } = await import("@/lib/oidc/app-client");
   await signOut({ redirect: false });
   return NextResponse.redirect(appSignOutUrl(), 303);

@@ -1,11 +1,11 @@
-// GET, POST /api/auth/* — next-auth's endpoints for the borrower area's sign-in (app/_auth/borrower-sign-in.ts):
+// GET, POST /api/auth/* — next-auth's endpoints for the sign-in of the borrower area and the partner dashboard (app/_auth/people-sign-in.ts):
 // the provider's callback, the session and next-auth's own redirects. Not a route of the API rings, so not built by
 // defineRoute: next-auth answers them. Loaded on the first request, as next-auth runs only inside Next's server (it
 // imports Next's own modules), never in the processes that load every route file to list them.
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/env";
 
-const signIn = () => import("@/app/_auth/borrower-sign-in");
+const signIn = () => import("@/app/_auth/people-sign-in");
 
 /**
  * The request as at BASE_URL: next-auth reckons its callback's address from the request's, and the provider takes

@@ -1,9 +1,9 @@
-// next-auth for the borrower area (docs/sign-in.md, "People reading their accounts"): the app is one of its own
+// next-auth for people signing in to the app's own pages, the borrower area (/account, docs/sign-in.md) and the
+// partner dashboard (/dashboard, docs/dashboard.md): one sign-in for both. The app is one of its own
 // sign-in provider's clients (lib/oidc/app-client.ts, registered at start) and signs people in through it as a
 // generic OpenID Connect provider, with PKCE, state and nonce. The session is next-auth's encrypted cookie; it
 // keeps the provider's access token, which the pages present to the same checks as the accounts API
 // (lib/oidc/people.ts), so a token that expired or was revoked signs the person out of the pages too.
-// The partner dashboard will use the same sign-in.
 import NextAuth from "next-auth";
 import { config } from "@/lib/env";
 import { APP_SIGN_IN_CLIENT_ID, APP_SIGN_IN_PROVIDER_ID, APP_SIGN_IN_SCOPES, appSignInClientSecret } from "@/lib/oidc/app-client";

@@ -1,0 +1,22 @@
+// POST /dashboard/{project}/{environment}/keys/create — the keys page's Create key form (docs/dashboard.md): a new
+// key through the API's service, then 303 back to the page, which shows its secret once.
+import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
+import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
+import { submitCreateKeyForm } from "@/lib/dashboard/key-forms";
+import { createKeyFormSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import { defineRoute, endpoint } from "@/lib/http/route";
+import { DASHBOARD_FORM_LIMIT } from "@/lib/ratelimit/policies";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("site", "/dashboard/{project}/{environment}/keys/create", {
+  POST: endpoint({
+    summary: "Create an API key from the dashboard",
+    params: dashboardParamsSchema,
+    body: createKeyFormSchema,
+    bodyFormat: "form",
+    errorFormat: "page",
+    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    responses: { 303: null },
+    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
+    handler: async ({ request, params, body }) => seeOther(await submitCreateKeyForm({ userId: await signedInUserIdOf(request), params, form: body, ...postedFrom(request) })),
+  }),
+});

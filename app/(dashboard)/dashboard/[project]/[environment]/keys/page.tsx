@@ -1,0 +1,158 @@
+// GET /dashboard/{project}/{environment}/keys — the project's API keys in one environment (docs/dashboard.md): a
+// table (prefix, last four, created, last used, status), Create key, Roll with an overlap and Revoke, each control
+// shown only to a role that may use it. A secret just made is shown on this view only (lib/dashboard/shown-once.ts).
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import { notFound } from "next/navigation";
+import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
+import { listKeysForDashboard } from "@/lib/dashboard/keys";
+import { dashboardKeyParamsSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import { readPageValues } from "@/lib/wire/page-values";
+import { openShownOnce, SHOWN_ONCE_COOKIE, type ShownOnce } from "@/lib/dashboard/shown-once";
+import { dashboardView } from "@/lib/dashboard/view";
+import { CSRF_COOKIE } from "@/lib/wire/csrf";
+import { CopyButton } from "../../../_components/copy-button";
+import { DashboardShell } from "../../../_components/shell";
+import { signedInOrRedirect } from "../../../_components/signed-in";
+import "../../../../../(account)/account/account.css";
+import "../../../dashboard.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "API keys", robots: { index: false, follow: false } };
+
+type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** After a revoke, the key that was revoked (…/keys?revoked=key_…). */
+const keysPageQuery = { revoked: dashboardKeyParamsSchema.shape.id };
+
+const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
+const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : "Never");
+const STATUS_WORDS = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
+
+export default async function KeysPage({ params, searchParams }: Props) {
+  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
+  if (!project || !environment) notFound();
+  const address = { project, environment };
+  const userId = await signedInOrRedirect(`/dashboard/${address.project}/${address.environment}/keys`);
+  const view = await dashboardView({ userId, params: address });
+  if (!view) notFound();
+  const member = await dashboardMemberOrThrow({ userId, params: address, action: "read" });
+  const keys = await listKeysForDashboard({ member });
+  const jar = await cookies();
+  const csrfToken = jar.get(CSRF_COOKIE)?.value ?? "";
+  const shown = await openShownOnce(jar.get(SHOWN_ONCE_COOKIE)?.value, { userId, projectId: address.project, environment: address.environment });
+  const { revoked } = readPageValues(keysPageQuery, await searchParams);
+  const base = `/dashboard/${address.project}/${address.environment}/keys`;
+  const environmentWord = address.environment === "sandbox" ? "sandbox" : "live";
+  return (
+    <DashboardShell view={view} section="keys">
+      <h1>API keys</h1>
+      {shown ? <NewSecret shown={shown} /> : null}
+      {revoked ? (
+        <p className="dashboard-panel" role="status">
+          Key {revoked} is revoked: it no longer authenticates.
+        </p>
+      ) : null}
+      <p>Your {environmentWord} keys. A secret key is shown only once, when it is made; we keep a hash of it, so we cannot show it again.</p>
+      {view.allowed.create_key ? (
+        <form method="post" action={`${base}/create`} className="dashboard-form">
+          <input type="hidden" name="csrf_token" value={csrfToken} />
+          <div>
+            <label htmlFor="key-type">Type of key</label>
+            <select id="key-type" name="type" defaultValue="secret">
+              <option value="secret">Secret (for your servers)</option>
+              <option value="publishable">Publishable (for browsers)</option>
+            </select>
+          </div>
+          <button type="submit" className="account-button">
+            Create key
+          </button>
+        </form>
+      ) : null}
+      {keys.length === 0 ? (
+        <p className="account-empty">No {environmentWord} keys yet.</p>
+      ) : (
+        <div className="account-table-region" role="region" aria-labelledby="keys-caption" tabIndex={0}>
+          <table className="account-table dashboard-stacked">
+            <caption id="keys-caption">Your {environmentWord} API keys, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                {view.allowed.roll_key || view.allowed.revoke_key ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id}>
+                  <td>
+                    <code>
+                      {key.prefix}…{key.last4}
+                    </code>
+                    <br />
+                    <span className="dashboard-muted">{key.id}</span>
+                  </td>
+                  <td data-label="Created">{when(key.created_at)}</td>
+                  <td data-label="Last used">{when(key.last_used_at)}</td>
+                  <td data-label="Status">
+                    {STATUS_WORDS[key.status]}
+                    {key.status === "active" && key.expires_at ? <> until {when(key.expires_at)}</> : null}
+                  </td>
+                  {view.allowed.roll_key || view.allowed.revoke_key ? (
+                    <td>
+                      {key.status === "active" ? (
+                        <div className="dashboard-row-actions">
+                          {view.allowed.roll_key && !key.expires_at ? (
+                            <form method="post" action={`${base}/${key.id}/roll`} className="dashboard-form">
+                              <input type="hidden" name="csrf_token" value={csrfToken} />
+                              <div>
+                                <label htmlFor={`overlap-${key.id}`}>Overlap in hours</label>
+                                <input id={`overlap-${key.id}`} name="overlap_hours" type="number" inputMode="numeric" min={0} max={168} defaultValue={24} required />
+                              </div>
+                              <button type="submit" className="account-button account-button-secondary">
+                                Roll <span className="visually-hidden">key ending {key.last4}</span>
+                              </button>
+                            </form>
+                          ) : null}
+                          {view.allowed.revoke_key ? (
+                            <a className="account-link" href={`${base}/${key.id}/revoke`}>
+                              Revoke <span className="visually-hidden">key ending {key.last4}</span>
+                            </a>
+                          ) : null}
+                        </div>
+                      ) : null}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </DashboardShell>
+  );
+}
+
+function NewSecret({ shown }: { shown: ShownOnce }) {
+  return (
+    <section className="dashboard-panel dashboard-panel-warning" aria-labelledby="new-secret-heading">
+      <h2 id="new-secret-heading">{shown.kind === "created" ? "Your new key" : "Your rolled key's successor"}</h2>
+      <p>
+        <strong>Copy this secret now. It will not be shown again:</strong> we keep only a hash of it.
+      </p>
+      <code className="dashboard-secret" data-testid="new-secret">
+        {shown.secret}
+      </code>
+      <CopyButton value={shown.secret} label="Copy secret" />
+      <p>Key id: {shown.keyId}</p>
+      {shown.kind === "rolled" && shown.predecessorExpiresAt ? (
+        <p>
+          The old key {shown.predecessorId} keeps working until {when(shown.predecessorExpiresAt)}.
+        </p>
+      ) : null}
+    </section>
+  );
+}

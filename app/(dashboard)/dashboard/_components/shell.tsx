@@ -1,0 +1,71 @@
+// Every project page's frame: the project switcher (when the person has several), the Sandbox / Live switch (both
+// are links to the same section under another address), the sections, and Sign out.
+import type { ReactNode } from "react";
+import type { DashboardView } from "@/lib/dashboard/view";
+
+export type DashboardSection = "keys" | "activity";
+
+const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
+
+export function DashboardShell({ view, section, children }: { view: DashboardView; section: DashboardSection; children: ReactNode }) {
+  const { current } = view;
+  const pathFor = (project: string, environment: string) => `/dashboard/${project}/${environment}/${section}`;
+  return (
+    <div className="dashboard">
+      <header className="dashboard-header">
+        <a className="dashboard-brand" href="/dashboard">
+          Lending Platform dashboard
+        </a>
+        <form method="post" action="/api/account/sign-out">
+          <button type="submit" className="account-button account-button-secondary">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <nav className="dashboard-context" aria-label="Project and environment">
+        {view.projects.length > 1 ? (
+          <details className="dashboard-switcher">
+            <summary>
+              Project: <strong>{current.name}</strong>
+            </summary>
+            <ul>
+              {view.projects.map((project) => (
+                <li key={project.id}>
+                  <a href={pathFor(project.id, current.environment)} aria-current={project.id === current.id ? "page" : undefined}>
+                    {project.name} <span className="dashboard-muted">({ROLE_WORDS[project.role]})</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : (
+          <p className="dashboard-project">
+            Project: <strong>{current.name}</strong>
+          </p>
+        )}
+        <ul className="dashboard-environments" aria-label="Environment">
+          {(["sandbox", "live"] as const).map((environment) => (
+            <li key={environment}>
+              <a href={pathFor(current.id, environment)} aria-current={environment === current.environment ? "page" : undefined}>
+                {environment === "sandbox" ? "Sandbox" : "Live"}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="dashboard-muted">Your role: {ROLE_WORDS[current.role]}</p>
+      </nav>
+      {current.environment === "live" ? <p className="dashboard-live-banner">You are looking at live data: changes here affect real borrowers.</p> : null}
+      <nav className="dashboard-sections" aria-label="Sections">
+        <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
+          API keys
+        </a>
+        {view.allowed.read_audit_log ? (
+          <a href={`/dashboard/${current.id}/${current.environment}/activity`} aria-current={section === "activity" ? "page" : undefined}>
+            Activity
+          </a>
+        ) : null}
+      </nav>
+      <main className="dashboard-main">{children}</main>
+    </div>
+  );
+}
