@@ -75,6 +75,9 @@ async function main(): Promise<void> {
     console.error("usage: tsx scripts/serve.ts dev|start");
     process.exit(2);
   }
+  // Before anything reads the configuration, which this process keeps once read (lib/env.ts): the sign-in
+  // provider's keys refuse to rest in the clear only in production. Next reads it when its server module loads.
+  (process.env as Record<string, string>).NODE_ENV = mode === "dev" ? "development" : "production";
   const settings = loadConfigOrExit(mode);
   const database = await resolveDatabase(DEV_DATABASE.name, {
     dataDirName: DEV_DATABASE.dataDirName,
@@ -97,8 +100,6 @@ async function main(): Promise<void> {
     const built = await run(NEXT_BIN, ["build"], { ...process.env, NODE_ENV: "production" });
     if (built !== 0) process.exit(built);
   }
-  // Next reads NODE_ENV when its server module loads: set it before importing our server.
-  (process.env as Record<string, string>).NODE_ENV = mode === "dev" ? "development" : "production";
   // tsx turns source maps on for this process; in production that makes every Error (a 401, a 404) map its
   // stack through them, which costs more than the request itself. Logs keep the built code's positions.
   if (mode === "start") process.setSourceMapsEnabled(false);
