@@ -44,9 +44,12 @@ export interface StoredPage {
   /** The page's own headers, without the policy, the cookie and the delivery's. */
   headers: readonly [string, string][];
   body: Buffer;
-  /** Byte offsets in `body` of the nonce it was rendered with. */
+  /** The Content-Security-Policy proxy.ts gave it (lib/pages/security-headers.ts). */
+  policy: string;
+  /** The nonce it was rendered with, which Next also writes in headers (the stylesheets' preload `Link`). */
+  nonce: string;
+  /** Byte offsets in `body` of that nonce. */
   nonceOffsets: readonly number[];
-  nonceLength: number;
   storedAt: number;
 }
 
@@ -76,14 +79,15 @@ export function storedPageFrom(status: number, headers: Readonly<Record<string, 
   for (const cookie of cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)]) {
     if (!cookie.startsWith("svc_csrf=")) return null;
   }
-  const nonce = NONCE_IN_POLICY.exec(String(headers["content-security-policy"] ?? ""))?.[1];
+  const policy = String(headers["content-security-policy"] ?? "");
+  const nonce = NONCE_IN_POLICY.exec(policy)?.[1];
   if (!nonce) return null;
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || DELIVERY_HEADERS.has(name.toLowerCase())) continue;
     for (const one of Array.isArray(value) ? value : [String(value)]) kept.push([name, one]);
   }
-  return { status, headers: kept, body, nonceOffsets: offsetsOf(body, Buffer.from(nonce, "latin1")), nonceLength: nonce.length, storedAt: now };
+  return { status, headers: kept, body, policy, nonce, nonceOffsets: offsetsOf(body, Buffer.from(nonce, "latin1")), storedAt: now };
 }
 
 function offsetsOf(body: Buffer, needle: Buffer): number[] {
@@ -94,10 +98,24 @@ function offsetsOf(body: Buffer, needle: Buffer): number[] {
 
 /** A copy of the page's body with `nonce` wherever the stored one was. */
 export function bodyWithNonce(page: StoredPage, nonce: string): Buffer {
-  if (nonce.length !== page.nonceLength) throw new Error("a page nonce has a fixed length");
+  if (nonce.length !== page.nonce.length) throw new Error("a page nonce has a fixed length");
   const body = Buffer.from(page.body);
   for (const offset of page.nonceOffsets) body.write(nonce, offset, "latin1");
   return body;
+}
+
+/**
+ * The page's policy under `nonce`: the one proxy.ts built for it, nonce and all. Built again here it could differ,
+ * since this process read its configuration before `npm start` set NODE_ENV (scripts/serve.ts) and Next's own
+ * copy of it did not (a development policy allows 'unsafe-eval').
+ */
+export function policyWithNonce(page: StoredPage, nonce: string): string {
+  return page.policy.replaceAll(`'nonce-${page.nonce}'`, `'nonce-${nonce}'`);
+}
+
+/** The page's own headers with `nonce` wherever the stored one was. */
+export function headersWithNonce(page: StoredPage, nonce: string): [string, string][] {
+  return page.headers.map(([name, value]) => [name, value.replaceAll(page.nonce, nonce)]);
 }
 
 /**

@@ -5,9 +5,8 @@
 import type http from "node:http";
 import type { TLSSocket } from "node:tls";
 import { clock } from "../clock";
-import { bodyWithNonce, isReplayablePageRequest, pageCache, storedPageFrom, type StoredPage } from "./page-cache";
+import { bodyWithNonce, headersWithNonce, isReplayablePageRequest, pageCache, policyWithNonce, storedPageFrom, type StoredPage } from "./page-cache";
 import { csrfTokenToIssue, isServedOverHttps, newPageNonce, pageResponseHeaders } from "./page-response";
-import { pageContentSecurityPolicy } from "./security-headers";
 
 export type PageRenderer = (request: http.IncomingMessage, response: http.ServerResponse) => unknown;
 
@@ -41,9 +40,9 @@ function replay(page: StoredPage, request: http.IncomingMessage, response: http.
   const protocol = (request.socket as TLSSocket).encrypted ? "https:" : "http:";
   const body = bodyWithNonce(page, nonce);
   const headers = new Map<string, string[]>();
-  const add = (name: string, value: string) => headers.set(name, [...(headers.get(name) ?? []), value]);
-  for (const [name, value] of page.headers) add(name, value);
-  for (const [name, value] of pageResponseHeaders("page", pageContentSecurityPolicy("page", nonce), csrfToken, isServedOverHttps(protocol))) add(name, value);
+  for (const [name, value] of headersWithNonce(page, nonce)) headers.set(name.toLowerCase(), [...(headers.get(name.toLowerCase()) ?? []), value]);
+  // What proxy.ts decides for a page view replaces what the first view was given.
+  for (const [name, value] of pageResponseHeaders("page", policyWithNonce(page, nonce), csrfToken, isServedOverHttps(protocol))) headers.set(name.toLowerCase(), [value]);
   for (const [name, values] of headers) response.setHeader(name, values.length === 1 ? values[0]! : values);
   response.setHeader("Content-Length", body.length);
   response.setHeader("X-Page-Cache", "hit");

@@ -31,6 +31,7 @@ async function renderLikeNext(request: http.IncomingMessage, response: http.Serv
   if (request.headers["x-session"]) response.appendHeader("Set-Cookie", "session=abc; Path=/; HttpOnly");
   response.setHeader("Content-Type", request.url === "/products" && request.headers["x-as-json"] ? "application/json" : "text/html; charset=utf-8");
   response.setHeader("Vary", "rsc, next-router-state-tree, Accept-Encoding");
+  response.setHeader("Link", `</_next/a.css>; rel=preload; as="style"; nonce="${nonce}", </_next/b.css>; rel=preload; as="style"; nonce="${nonce}"`);
   response.statusCode = request.url === "/eligibility" && request.headers["x-fail"] ? 500 : 200;
   if (request.method === "HEAD") return void response.end();
   response.write(`<!DOCTYPE html><html><head><script nonce="${nonce}" src="/_next/a.js" async=""></script></head>`);
@@ -99,6 +100,9 @@ describe("a replayed page", () => {
     expect(second.response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(second.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(second.response.headers.get("vary")).toBe(first.response.headers.get("vary"));
+    // Next names the nonce in its stylesheets' preload header too.
+    expect(second.response.headers.get("link")).toBe(first.response.headers.get("link")!.replaceAll(first.policyNonce!, second.policyNonce!));
+    expect(second.response.headers.get("link")).toContain(`nonce="${second.policyNonce}"`);
   });
 
   it("gives a visitor without a well-formed CSRF cookie a new one on a hit, and one with a cookie none", async () => {
