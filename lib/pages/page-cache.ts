@@ -119,8 +119,8 @@ export function headersWithNonce(page: StoredPage, nonce: string): [string, stri
 }
 
 /**
- * At most one entry per replayed path (13), each its HTML once (20–60 KB for these pages) and a few hundred bytes of
- * headers: under 1 MB in all.
+ * At most one entry per replayed path (13), each its HTML once (15–24 KB for these pages in November 2026) and a few
+ * hundred bytes of headers: about 230 KB in all. A replayed view copies its page once (the copy gets the new nonce).
  */
 class PageCache {
   private readonly pages = new Map<string, StoredPage>();
