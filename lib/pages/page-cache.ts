@@ -134,6 +134,11 @@ class PageCache {
     return this.version;
   }
 
+  /** Whether a page rendered now could be kept: not while the change feed is deaf. */
+  isKeeping(): boolean {
+    return changeFeed().isListening();
+  }
+
   read(path: string, now: number): StoredPage | null {
     if (!changeFeed().isListening()) return null;
     const page = this.pages.get(path);

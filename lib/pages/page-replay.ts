@@ -4,6 +4,7 @@
 // way out. `X-Page-Cache` says which (hit or miss) on those pages.
 import type http from "node:http";
 import type { TLSSocket } from "node:tls";
+import { gzipSync } from "node:zlib";
 import { clock } from "../clock";
 import { bodyWithNonce, headersWithNonce, isReplayablePageRequest, pageCache, policyWithNonce, storedPageFrom, type StoredPage } from "./page-cache";
 import { csrfTokenToIssue, isServedOverHttps, newPageNonce, pageResponseHeaders } from "./page-response";
@@ -22,7 +23,7 @@ export function servePage(request: http.IncomingMessage, response: http.ServerRe
   const stored = cache.read(url, now);
   if (stored) return replay(stored, request, response);
   response.setHeader("X-Page-Cache", "miss");
-  if (request.method === "GET") {
+  if (request.method === "GET" && cache.isKeeping()) {
     const version = cache.currentVersion();
     // The kept copy must be the page's text, not one client's compressed bytes: this view goes uncompressed.
     delete request.headers["accept-encoding"];
@@ -44,10 +45,24 @@ function replay(page: StoredPage, request: http.IncomingMessage, response: http.
   // What proxy.ts decides for a page view replaces what the first view was given.
   for (const [name, value] of pageResponseHeaders("page", policyWithNonce(page, nonce), csrfToken, isServedOverHttps(protocol))) headers.set(name.toLowerCase(), [value]);
   for (const [name, values] of headers) response.setHeader(name, values.length === 1 ? values[0]! : values);
-  response.setHeader("Content-Length", body.length);
+  // As Next would have sent it: gzip for a browser that takes it (about 0.1 ms for these pages, against a render's 10).
+  const sent = acceptsGzip(request.headers["accept-encoding"]) ? gzipSync(body) : body;
+  if (sent !== body) response.setHeader("Content-Encoding", "gzip");
+  response.setHeader("Content-Length", sent.length);
   response.setHeader("X-Page-Cache", "hit");
   response.statusCode = page.status;
-  response.end(request.method === "HEAD" ? undefined : body);
+  response.end(request.method === "HEAD" ? undefined : sent);
+}
+
+/** Whether an Accept-Encoding header takes gzip (by name or `*`) with a quality above 0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(",").some((entry) => {
+    const [coding, ...parameters] = entry.split(";").map((part) => part.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "*") return false;
+    const quality = parameters.find((parameter) => parameter.startsWith("q="));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  });
 }
 
 /** Calls `done` with the body `response` wrote, once all of it has gone out (never for a response cut short). */

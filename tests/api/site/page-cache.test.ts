@@ -40,7 +40,7 @@ async function renderLikeNext(request: http.IncomingMessage, response: http.Serv
 }
 
 async function view(path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${base}${path}`, { method: init.method ?? "GET", headers: { accept: "text/html", ...init.headers } });
+  const response = await fetch(`${base}${path}`, { method: init.method ?? "GET", headers: { accept: "text/html", "accept-encoding": "identity", ...init.headers } });
   const body = await response.text();
   const policyNonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
   const bodyNonces = [...body.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]);
@@ -136,12 +136,17 @@ describe("a replayed page", () => {
     expect(head.policyNonce).not.toBe(get.policyNonce);
   });
 
-  it("is kept uncompressed, whatever the first visitor's browser accepts", async () => {
-    const first = await view("/terms", { headers: { "accept-encoding": "gzip, br" } });
-    const second = await view("/terms", { headers: { "accept-encoding": "gzip, br" } });
+  it("is kept uncompressed, and replayed with gzip to a browser that takes it", async () => {
+    const first = await view("/terms", { headers: { "accept-encoding": "gzip, br", ...withToken } });
+    const gzipped = await view("/terms", { headers: { "accept-encoding": "br, gzip;q=0.8", ...withToken } });
+    const plain = await view("/terms", { headers: { "accept-encoding": "gzip;q=0, br", ...withToken } });
     expect(first.body).toContain("encoding none");
-    expect(second.cache).toBe("hit");
-    expect(second.response.headers.get("content-encoding")).toBeNull();
+    expect([gzipped.cache, plain.cache]).toEqual(["hit", "hit"]);
+    expect(gzipped.response.headers.get("content-encoding")).toBe("gzip");
+    // fetch undoes the gzip: what arrives is the stored page under its own nonce.
+    expect(gzipped.body).toBe(first.body.split(first.policyNonce!).join(gzipped.policyNonce!));
+    expect(plain.response.headers.get("content-encoding")).toBeNull();
+    expect(plain.response.headers.get("content-length")).toBe(String(Buffer.byteLength(plain.body)));
   });
 
   it("shows a new price on the next view after the pricing configuration changes", async () => {
