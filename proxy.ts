@@ -6,10 +6,10 @@
 // A browser without the site's CSRF cookie gets one with the page (lib/wire/csrf.ts), so the chat panel can call
 // the assistant; the cookie is a header on the response, so a page rendered once stays static.
 import { NextResponse, type NextRequest } from "next/server";
-import { config as settings } from "./lib/env";
-import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageHeaders, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
+import { csrfTokenToIssue, isServedOverHttps, newPageNonce, pageResponseHeaders } from "./lib/pages/page-response";
+import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
 import { SHOWN_ONCE_COOKIE, shownOnceExpiry } from "./lib/dashboard/shown-once-cookie";
-import { CSRF_COOKIE, csrfCookieHeader, csrfCookieOf, isWellFormedCsrfToken, newCsrfToken } from "./lib/wire/csrf";
+import { CSRF_COOKIE } from "./lib/wire/csrf";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -18,7 +18,7 @@ export async function proxy(request: NextRequest) {
     if (refused) return refused;
   }
   const kind = pageKindOf(pathname);
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const nonce = newPageNonce();
   const token = kind === "journey" ? journeyTokenOf(pathname) : null;
   const signIn = kind === "sign-in" ? await signInPageTargets(signInInteractionOf(pathname)!) : null;
   if (signIn instanceof Response) return signIn;
@@ -27,25 +27,18 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
   // A first view gets its CSRF cookie, and the page sees it already: a form on it (the Apply page's) echoes the value.
-  const csrfToken = needsCsrfCookie(request) ? newCsrfToken() : null;
+  const csrfToken = csrfTokenToIssue({ method: request.method, accept: request.headers.get("accept"), cookie: request.headers.get("cookie") });
   if (csrfToken) requestHeaders.set("cookie", [withoutCsrfCookie(request.headers.get("cookie")), `${CSRF_COOKIE}=${csrfToken}`].filter(Boolean).join("; "));
   const response = NextResponse.next({ request: { headers: requestHeaders } });
-  response.headers.set("Content-Security-Policy", policy);
-  for (const [name, value] of Object.entries(pageHeaders(kind))) response.headers.set(name, value);
-  if (csrfToken) response.headers.append("Set-Cookie", csrfCookieHeader(csrfToken, isServedOverHttps(request)));
+  const secure = isServedOverHttps(request.nextUrl.protocol);
+  for (const [name, value] of pageResponseHeaders(kind, policy, csrfToken, secure)) {
+    if (name === "Set-Cookie") response.headers.append(name, value);
+    else response.headers.set(name, value);
+  }
   // A new key's secret is shown on the one page view that follows its creation (lib/dashboard/shown-once.ts): this
   // view reads the cookie, and its response forgets it, so a reload shows no secret.
-  if (kind === "dashboard" && request.method === "GET" && request.cookies.has(SHOWN_ONCE_COOKIE)) response.headers.append("Set-Cookie", shownOnceExpiry(isServedOverHttps(request)));
+  if (kind === "dashboard" && request.method === "GET" && request.cookies.has(SHOWN_ONCE_COOKIE)) response.headers.append("Set-Cookie", shownOnceExpiry(secure));
   return response;
-}
-
-// A page view (GET or HEAD, not a script's request for JSON) whose browser has no well-formed token yet.
-function needsCsrfCookie(request: NextRequest): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
-  const accept = request.headers.get("accept") ?? "";
-  if (accept.includes("application/json") && !accept.includes("text/html")) return false;
-  const token = csrfCookieOf(request);
-  return token === null || !isWellFormedCsrfToken(token);
 }
 
 /** The request's cookies without a malformed `svc_csrf` the page would otherwise read before the new one. */
@@ -53,10 +46,6 @@ function withoutCsrfCookie(header: string | null): string | null {
   if (!header) return null;
   const kept = header.split(";").filter((pair) => pair.split("=", 1)[0]!.trim() !== CSRF_COOKIE);
   return kept.length > 0 ? kept.join(";").trim() : null;
-}
-
-function isServedOverHttps(request: NextRequest): boolean {
-  return request.nextUrl.protocol === "https:" || settings().BASE_URL.startsWith("https:");
 }
 
 // Loaded on the first journey request, not at start: the lookup brings a database client into the proxy's

@@ -11,7 +11,8 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page is rendered per request: its scripts carry the nonce of its own Content-Security-Policy (proxy.ts),
-  // which a page rendered once at build time could not.
+  // which a page rendered once at build time could not. The site's visitor-independent pages are then replayed by
+  // our HTTP server with a fresh nonce written over the rendered one (lib/pages/page-replay.ts).
   await connection();
   return (
     <html lang="en-GB">

@@ -381,8 +381,8 @@ async function main(): Promise<boolean> {
       { name: "GET /partner/v1/accounts/{id}/transactions?limit=100", method: "GET", path: `/partner/v1/accounts/${flexAccountId}/transactions?limit=100`, headers: sandboxBearer, minShareOfFloor: 0.4 },
       { name: "POST /public/v1/mcp tools/call get_quote", method: "POST", path: "/public/v1/mcp", headers: MCP_HEADERS, body: mcpCall("get_quote", { amount: 300, term: 28 }), minShareOfFloor: 0.5 },
       { name: "POST /api/assistant/public", method: "POST", path: "/api/assistant/public", headers: assistantHeaders, body: JSON.stringify({ message: "How much can I borrow with a business loan?" }), minShareOfFloor: 0.5 },
-      // The site's pages: built from in-memory copies of the pricing configuration and CMS pages (lib/site), never
-      // a query per view; rendered per request, as the root layout requires for each response's script nonce.
+      // The site's pages: rendered once per content version and replayed by our HTTP server with a fresh nonce
+      // (lib/pages/page-replay.ts), so after the first view each is a copy of the stored page and its headers.
       { name: "GET / (home page)", method: "GET", path: "/", minShareOfFloor: 0.9 },
       { name: "GET /products (products page)", method: "GET", path: "/products", minShareOfFloor: 0.9 },
       { name: "POST /partner/v1/mcp tools/call loan_status", method: "POST", path: "/partner/v1/mcp", headers: { ...sandboxBearer, ...MCP_HEADERS }, body: mcpCall("loan_status", { account_id: termAccountId }), minShareOfFloor: 0.5 },

@@ -1,10 +1,12 @@
-// Serves the Next.js app from our own Node HTTP server. It adds one thing Next cannot: the socket's peer
-// address on a header the app trusts for per-address rate limits (lib/wire/client-address.ts). A client's
-// own X-Forwarded-For never reaches that decision.
+// Serves the Next.js app from our own Node HTTP server. It adds what Next cannot: the socket's peer address on a
+// header the app trusts for per-address rate limits (lib/wire/client-address.ts; a client's own X-Forwarded-For
+// never reaches that decision), and, in production, the site's visitor-independent pages replayed from memory
+// with a fresh nonce instead of rendered per view (lib/pages/page-replay.ts).
 import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { isSignInProviderRequest } from "../lib/oidc/mount-path";
+import { servePage } from "../lib/pages/page-replay";
 import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/wire/client-address";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -60,7 +62,9 @@ export async function startHttpServer(options: { dev: boolean; port: number; hos
     warnOfUntrustedProxy(request);
     if (isSignInProviderRequest(request.method ?? "GET", request.url ?? "/")) return void handleSignIn(request, response);
     withoutRouterVary(response);
-    void handle(request, response);
+    // Development renders every view, so an edited page shows at once.
+    if (options.dev) return void handle(request, response);
+    servePage(request, response, handle);
   });
   // Development: the browser's hot-reload socket.
   if (options.dev) server.on("upgrade", app.getUpgradeHandler());
