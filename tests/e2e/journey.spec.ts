@@ -112,6 +112,10 @@ for (const viewport of VIEWPORTS) {
 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your offer", { timeout: 15_000 });
     await checkPage(page, `${viewport.name}-6-offer`);
+    // The waiting page's address, opened once the decision is in (as when it lands between the submit and the view),
+    // shows the offer, not a finished step.
+    await page.goto(`${path}/waiting`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your offer");
     await expect(page.getByRole("definition").filter({ hasText: "£20,000.00" }).first()).toBeVisible();
     await expect(page.getByRole("figure")).toContainText("Repayment schedule");
     await page.getByLabel("Type your full name to sign").fill("Ada Lovelace");

@@ -2,6 +2,7 @@
 // state are checked on every request: a step the application has not reached, or has left, is not shown; the
 // page says where the application stands instead.
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
@@ -29,6 +30,9 @@ export default async function JourneyStepPage({ params }: Props) {
   const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
   const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
+  // Waiting is not a step a person finishes: once the decision is in (it may land between the submit's redirect and
+  // this view), its address opens where the application now is.
+  if (!access.open && step === "waiting" && access.reason === "left") redirect(`/apply/${token}/${journey.current}`);
   if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
     company: () => <CompanyStep journey={journey} />,
