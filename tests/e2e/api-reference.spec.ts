@@ -1,9 +1,9 @@
 // The API reference page (/docs/api) in Chromium: linked from the home page, the server-rendered index of every
 // route, the full reference rendered from our own origin (no request leaves it), and no serious or critical
 // accessibility violation on a desktop or a phone. Also: API replies carry no Vary on Next's router headers.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -20,11 +20,6 @@ function watch(page: Page, origin: string) {
     if (!request.url().startsWith(origin) && !request.url().startsWith("data:")) problems.push(`request to ${request.url()}`);
   });
   return problems;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 test("the home page links to the API reference", async ({ page, baseURL }) => {

@@ -3,9 +3,9 @@
 // takes focus, each message beside its field; the same works with JavaScript switched off; the page passes axe
 // (no serious or critical violation) on a desktop and a phone, fits a phone's width, logs no console error and
 // carries the site's security headers.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -14,11 +14,6 @@ const VIEWPORTS = [
 
 // Approved in the sandbox rules, which a live application follows when no Companies House key is set.
 const APPROVED = "12990042";
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
 
 async function checkPage(page: Page, label: string, width: number) {
   expect(await seriousViolations(page), label).toEqual([]);

@@ -2,9 +2,9 @@
 // home page sets the `svc_csrf` cookie, the panel opens, asks and answers with the keyboard alone, shows the
 // visitor's markup as text, hands account questions to sign-in, closes on Escape, stays off the API reference,
 // and has no serious or critical accessibility violation, open, on a desktop and on a phone.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -24,11 +24,6 @@ function watchConsoleErrors(page: Page): string[] {
     if (message.type() === "error") errors.push(message.text());
   });
   return errors;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 /** Tabs from the top of the page until the launcher has focus, as a keyboard user reaches it. */

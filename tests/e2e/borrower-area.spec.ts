@@ -3,27 +3,12 @@
 // its client, through next-auth), allows it, and sees the account (balance, next instalment, the schedule chart and
 // its table, the transactions) and the company's applications; then signs out of both. axe finds nothing serious on
 // any page, a 390px-wide phone never scrolls sideways, and no Content-Security-Policy violation happens.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createProjectWithCli, sandboxHeaders } from "./cli-project";
+import { cliJson, createProjectWithCli, sandboxHeaders } from "./cli-project";
 import { watchPolicyViolations } from "./page-policy";
+import { seriousViolations, noSidewaysScroll } from "./accessibility";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 const PASSWORD = "a long enough passphrase";
-
-function cli(...args: string[]): Record<string, string> {
-  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), ...args, "--json"], { cwd: root, env: process.env });
-  return JSON.parse(output.toString());
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** An application for `companyNumber`, funded when `fund` says so (the sandbox approves this number's ending). */
 async function application(request: APIRequestContext, headers: Record<string, string>, companyNumber: string, amountPence: number, fund: boolean): Promise<string> {
@@ -47,7 +32,7 @@ test("a borrower signs in, sees their company's account, its schedule and transa
   const accountId = await application(request, headers, companyNumber, 1_200_000, true);
   await application(request, headers, companyNumber, 500_000, false);
   const email = `e2e.borrower.${Date.now()}@example.test`;
-  cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper", "--company-number", companyNumber, "--company-name", "Compilers Ltd", "--sandbox");
+  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper", "--company-number", companyNumber, "--company-name", "Compilers Ltd", "--sandbox");
 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();

@@ -1,4 +1,5 @@
-// A partner project made by the admin CLI, as an operator would make one, and a sandbox token for it.
+// A partner project made by the admin CLI, as an operator would make one, and a sandbox token for it; any other
+// admin CLI command, as an operator would run it.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
@@ -12,12 +13,15 @@ export interface CliProject {
 }
 
 export function createProjectWithCli(name: string): CliProject {
-  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), "project", "create", "--name", name, "--json"], {
-    cwd: root,
-    env: process.env,
-  });
+  return cliJson("project", "create", "--name", name) as unknown as CliProject;
+}
+
+/** Runs an admin CLI command with `--json` and answers its JSON. */
+export function cliJson(...args: string[]): Record<string, string> {
+  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), ...args, "--json"], { cwd: root, env: process.env });
   return JSON.parse(output.toString());
 }
+
 
 export function basicAuthorization(project: CliProject): string {
   return `Basic ${Buffer.from(`${project.client_id}:${project.sandbox.secret_key}`).toString("base64")}`;

@@ -4,32 +4,17 @@
 // revokes the successor after a confirmation. A viewer sees the keys and no control, and a forced post is refused.
 // axe finds nothing serious at desktop or phone width, a 390px phone never scrolls sideways, and no
 // Content-Security-Policy violation happens.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createProjectWithCli } from "./cli-project";
+import { cliJson, createProjectWithCli } from "./cli-project";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations, noSidewaysScroll } from "./accessibility";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 const PASSWORD = "a long enough passphrase";
-
-function cli(...args: string[]): Record<string, string> {
-  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), ...args, "--json"], { cwd: root, env: process.env });
-  return JSON.parse(output.toString());
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 function teamMember(projectId: string, role: string): string {
   const email = `e2e.${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
-  cli("team", "add", "--project", projectId, "--email", email, "--role", role);
+  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
+  cliJson("team", "add", "--project", projectId, "--email", email, "--role", role);
   return email;
 }
 
@@ -130,7 +115,7 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
 
   // In a second team, the switcher appears and keeps the environment.
   const second = createProjectWithCli(`E2E Dashboard second ${Date.now()}`);
-  cli("team", "add", "--project", second.project_id, "--email", email, "--role", "developer");
+  cliJson("team", "add", "--project", second.project_id, "--email", email, "--role", "developer");
   await page.reload();
   await page.getByText("Project:").click();
   await page.getByRole("link", { name: /^E2E Dashboard second/ }).click();
@@ -173,7 +158,7 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
 
 test("someone in no team is told plainly how to join one, and signs out", async ({ browser }) => {
   const email = `e2e.nobody.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
+  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
   const { context, page, policyViolations } = await signInAt(browser, "/dashboard", email, { width: 390, height: 844 });
   await expect(page.getByRole("heading", { level: 2 })).toHaveText("You are not in a project team yet");
   await expect(page.getByText("Ask an owner of your company's project to add you")).toBeVisible();

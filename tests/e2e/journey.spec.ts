@@ -4,9 +4,9 @@
 // progress list links back to finished steps; a later step asked for by its address is refused; every page
 // passes axe (no serious or critical violation) on a desktop and a phone, logs no console error and carries the
 // journey's security headers. A `state` in handoff_url that is not text is ignored, never a 500.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -33,11 +33,6 @@ async function startApplication(request: APIRequestContext, name: string, compan
   expect(created.status()).toBe(201);
   const application = (await created.json()) as { id: string; handoff_url: string };
   return { id: application.id, path: new URL(application.handoff_url).pathname };
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 /** Every page on the way: accessible, and a screenshot to look at. */

@@ -2,11 +2,11 @@
 // payer sees the amount, the borrower and the reference; the sandbox bank's Approve and Fail work without
 // JavaScript and come back to the page with the outcome and the way back to the partner; an expired link says
 // so; and no page has a serious or critical accessibility violation on a desktop or a phone.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -14,11 +14,6 @@ const VIEWPORTS = [
 ];
 
 const RETURN_TO = "https://partner.example/paid?order=42";
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
 
 /** A funded sandbox term loan of £10,000 and the headers to act on it. */
 async function fundedAccount(request: APIRequestContext, name: string) {

@@ -3,28 +3,16 @@
 // in (a wrong password first), allow the consent, and land back on the relying party's callback with a code that
 // openid-client exchanges for an ID token naming them. Both pages pass axe on a desktop and a phone, and no
 // Content-Security-Policy violation happens on the way, the redirect to the other origin included.
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import * as client from "openid-client";
 import { watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
+import { cliJson } from "./cli-project";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 const PASSWORD = "a long enough passphrase";
-
-function cli(...args: string[]): Record<string, string> {
-  const output = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), ...args, "--json"], { cwd: root, env: process.env });
-  return JSON.parse(output.toString());
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
 
 /** A relying party's callback: answers a small page and remembers the addresses it was called at. */
 async function startRelyingParty() {
@@ -47,9 +35,9 @@ const VIEWPORTS = [
 for (const viewport of VIEWPORTS) {
   test(`a person signs in, allows the service and is back at its callback, accessibly, on a ${viewport.name}`, async ({ browser, baseURL }) => {
     const rp = await startRelyingParty();
-    const registered = cli("oidc-client", "create", "--name", "Example Accounting", "--redirect-uri", rp.callback);
+    const registered = cliJson("oidc-client", "create", "--name", "Example Accounting", "--redirect-uri", rp.callback);
     const email = `e2e.${viewport.name}.${Date.now()}@example.test`;
-    const user = cli("user", "create", "--email", email, "--password", PASSWORD, "--name", "Ada Lovelace", "--company-number", "01234567", "--company-name", "Analytical Engines Ltd", "--company-role", "director");
+    const user = cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Ada Lovelace", "--company-number", "01234567", "--company-name", "Analytical Engines Ltd", "--company-role", "director");
 
     const issuer = new URL(`${baseURL}/sso`);
     const configuration = await client.discovery(issuer, registered.client_id!, { id_token_signed_response_alg: "ES256" }, client.ClientSecretBasic(registered.client_secret!), {

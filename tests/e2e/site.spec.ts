@@ -2,9 +2,9 @@
 // errors or policy violations and with no serious or critical accessibility violation on a desktop and a phone;
 // the home page's navigation, Apply button and footer lead where they say; the quote calculator updates its
 // figures, chart and table as the visitor changes it; the cookie banner records a choice and remembers it.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { seriousViolations } from "./accessibility";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -38,11 +38,6 @@ function watchConsoleErrors(page: Page): string[] {
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 for (const viewport of VIEWPORTS) {

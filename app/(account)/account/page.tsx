@@ -13,6 +13,7 @@ import { personOfAccessToken } from "@/lib/oidc/people";
 import { ScheduleChart } from "./schedule-chart";
 import { ACCOUNT_STATUS_WORDS, APPLICATION_STATUS_WORDS, formatDay, formatShortDate, PRODUCT_WORDS, TRANSACTION_WORDS } from "./words";
 import "./account.css";
+import { SignOutButton } from "@/app/_auth/sign-out-button";
 
 export const dynamic = "force-dynamic";
 
@@ -36,11 +37,7 @@ export default async function AccountPage() {
             </p>
           ) : null}
         </div>
-        <form method="post" action="/api/account/sign-out">
-          <button type="submit" className="account-button account-button-secondary">
-            Sign out
-          </button>
-        </form>
+        <SignOutButton />
       </header>
       {person.holder.companyNumber ? (
         <>

@@ -6,6 +6,7 @@ import { membershipsOf } from "@/lib/team/service";
 import { signedInOrRedirect } from "./_components/signed-in";
 import "../../(account)/account/account.css";
 import "./dashboard.css";
+import { SignOutButton } from "@/app/_auth/sign-out-button";
 
 export const dynamic = "force-dynamic";
 
@@ -19,11 +20,7 @@ export default async function DashboardHome() {
     <main className="dashboard">
       <header className="dashboard-header">
         <h1>Dashboard</h1>
-        <form method="post" action="/api/account/sign-out">
-          <button type="submit" className="account-button account-button-secondary">
-            Sign out
-          </button>
-        </form>
+        <SignOutButton />
       </header>
       {memberships.length === 0 ? (
         <div className="account-card">

@@ -2,6 +2,7 @@
 // are links to the same section under another address), the sections, and Sign out.
 import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
+import { SignOutButton } from "@/app/_auth/sign-out-button";
 
 export type DashboardSection = "keys" | "activity";
 
@@ -16,11 +17,7 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
         <a className="dashboard-brand" href="/dashboard">
           Lending Platform dashboard
         </a>
-        <form method="post" action="/api/account/sign-out">
-          <button type="submit" className="account-button account-button-secondary">
-            Sign out
-          </button>
-        </form>
+        <SignOutButton />
       </header>
       <nav className="dashboard-context" aria-label="Project and environment">
         {view.projects.length > 1 ? (
