@@ -4,38 +4,11 @@
 // revokes the successor after a confirmation. A viewer sees the keys and no control, and a forced post is refused.
 // axe finds nothing serious at desktop or phone width, a 390px phone never scrolls sideways, and no
 // Content-Security-Policy violation happens.
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { cliJson, createProjectWithCli } from "./cli-project";
-import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
+import { DASHBOARD_PASSWORD, signInAt, teamMember } from "./dashboard-session";
+import { expectUnframeablePage } from "./page-policy";
 import { seriousViolations, noSidewaysScroll } from "./accessibility";
-
-const PASSWORD = "a long enough passphrase";
-
-function teamMember(projectId: string, role: string): string {
-  const email = `e2e.${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
-  cliJson("team", "add", "--project", projectId, "--email", email, "--role", role);
-  return email;
-}
-
-/** Opens `path` signed out, signs in through the real sign-in pages, and lands back on `path`. */
-async function signInAt(browser: Browser, pathAsked: string, email: string, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const policyViolations = watchPolicyViolations(page);
-  await page.goto(pathAsked);
-  await expect(page).toHaveURL(/\/dashboard\/sign-in\?return_to=/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to the dashboard");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/sso\/interaction\/[^/]+$/);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Allow Lending Platform to access your details?");
-  await page.getByRole("button", { name: "Allow" }).click();
-  await expect(page).toHaveURL(new RegExp(`${pathAsked.replace(/[/]/g, "\\/")}$`));
-  return { context, page, policyViolations };
-}
 
 test("an owner signs in, creates a key and sees its secret once, rolls it and revokes the successor, accessibly, on a desktop and a phone", async ({ browser }) => {
   const project = createProjectWithCli(`E2E Dashboard ${Date.now()}`);
@@ -158,7 +131,7 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
 
 test("someone in no team is told plainly how to join one, and signs out", async ({ browser }) => {
   const email = `e2e.nobody.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper");
+  cliJson("user", "create", "--email", email, "--password", DASHBOARD_PASSWORD, "--name", "Grace Hopper");
   const { context, page, policyViolations } = await signInAt(browser, "/dashboard", email, { width: 390, height: 844 });
   await expect(page.getByRole("heading", { level: 2 })).toHaveText("You are not in a project team yet");
   await expect(page.getByText("Ask an owner of your company's project to add you")).toBeVisible();
