@@ -271,7 +271,7 @@ function buildIsStale(): boolean {
   const buildId = path.join(ROOT, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const sources = ["app", "lib", "inngest"].map((directory) => newestModification(path.join(ROOT, directory)));
-  const configuration = ["next.config.ts", "package.json"].map((file) => statSync(path.join(ROOT, file)).mtimeMs);
+  const configuration = ["next.config.mjs", "package.json"].map((file) => statSync(path.join(ROOT, file)).mtimeMs);
   return Math.max(...sources, ...configuration) > statSync(buildId).mtimeMs;
 }
 

@@ -13,7 +13,7 @@ import { utcDate } from "./calendar";
 import { listTransactions, retrieveAccount } from "./queries";
 import type { listAccountsQuerySchema, listTransactionsQuerySchema } from "./schemas";
 import { serializeAccount, serializeTransaction } from "./serialize";
-import { listAccounts, retrieveBalance } from "./service";
+import { listAccounts, listAccountsWhere, retrieveBalance } from "./service";
 
 type AccountsQuery = z.output<typeof listAccountsQuerySchema>;
 type TransactionsQuery = z.output<typeof listTransactionsQuerySchema>;
@@ -38,21 +38,7 @@ export function listTransactionsFor(options: { reader: Reader; id: string; query
 
 /** The holder's company's accounts in their environment, newest first, paginated as every list (spec 4.11). */
 export function listHolderAccounts(options: { holder: AccountHolder; now: Date; query: AccountsQuery; url: string }) {
-  const { holder, query } = options;
-  const where = {
-    ...accountHolderWhere(holder),
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
-  };
-  const asOf = utcDate(options.now);
-  return paginate({
-    kind: "account",
-    page: query satisfies PageRequest,
-    url: options.url,
-    fetch: (window) => db().account.findMany({ where: { ...where, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take, include: { instalments: true } }),
-    exists: async (cursor) => (await db().account.count({ where: { AND: [{ id: cursor }, accountHolderWhere(holder)] } })) === 1,
-    serialize: (account) => serializeAccount(account, account.instalments, asOf),
-  });
+  return listAccountsWhere({ ...options, scope: accountHolderWhere(options.holder) });
 }
 
 async function readHolderAccount(holder: AccountHolder, id: string) {

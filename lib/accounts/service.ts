@@ -41,10 +41,18 @@ export async function retrieveBalance({ tenant, now, id }: { tenant: Tenant; now
   return balanceAsOf(account, account.instalments, utcDate(now));
 }
 
-export async function listAccounts(options: { tenant: Tenant; now: Date; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
-  const { tenant, query } = options;
+export function listAccounts(options: { tenant: Tenant; now: Date; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
+  return listAccountsWhere({ ...options, scope: tenantWhere(options.tenant) });
+}
+
+/**
+ * The accounts within `scope` (a tenant's, or an account holder's: holder-reads.ts), newest first, paginated as every
+ * list (spec 4.11). The cursor must be one of the scope's accounts; the query's filters do not apply to it.
+ */
+export function listAccountsWhere(options: { scope: Prisma.AccountWhereInput; now: Date; query: z.output<typeof listAccountsQuerySchema>; url: string }) {
+  const { scope, query } = options;
   const where: Prisma.AccountWhereInput = {
-    ...tenantWhere(tenant),
+    ...scope,
     ...(query.status ? { status: query.status } : {}),
     ...(query.sub_account_id ? { subAccountId: query.sub_account_id } : {}),
   };
@@ -54,8 +62,7 @@ export async function listAccounts(options: { tenant: Tenant; now: Date; query: 
     page: query satisfies PageRequest,
     url: options.url,
     fetch: (window) => db().account.findMany({ where: { ...where, ...(window.id ? { id: window.id } : {}) }, orderBy: window.orderBy, take: window.take, include: { instalments: true } }),
-    // The cursor must be one of the caller's accounts in this environment; filters do not apply to it.
-    exists: async (cursor) => (await db().account.count({ where: { id: cursor, ...tenantWhere(tenant) } })) === 1,
+    exists: async (cursor) => (await db().account.count({ where: { AND: [{ id: cursor }, scope] } })) === 1,
     serialize: (account) => serializeAccount(account, account.instalments, asOf),
   });
 }

@@ -2,6 +2,7 @@
 // the two scales a Business Loan comes in, so the quote and an application never read as two different products.
 import type { Metadata } from "next";
 import { siteFigures } from "@/lib/site/content";
+import { FigureTable } from "../_components/figure-table";
 import { basisPointsAsPercent, businessLoanScale, percent, pounds, termLoanScale, wholePounds } from "../_components/figures";
 
 export const metadata: Metadata = { title: "Products", description: "Business Loan, Flex and Slice: what each is, what it costs and who it suits." };
@@ -32,63 +33,25 @@ export default async function ProductsPage() {
             loan, offered after an application, <a href="/apply">directly</a> or through a partner.
           </p>
         </div>
-        <table className="data-table">
-          <caption>Short-term Business Loan</caption>
-          <tbody>
-            <tr>
-              <th scope="row">Amount</th>
-              <td>
-                {wholePounds(loan.amount_min_pounds)} to {wholePounds(loan.amount_max_pounds)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Term</th>
-              <td>
-                {loan.term_min_days} to {loan.term_max_days} days, repaid weekly, fortnightly or monthly
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Interest</th>
-              <td>{percent(loan.daily_rate)} a day on the amount borrowed</td>
-            </tr>
-            <tr>
-              <th scope="row">Establishment fee</th>
-              <td>{pounds(loan.establishment_fee_pounds)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Cost cap</th>
-              <td>Interest and fees never exceed {percent(loan.total_cost_cap_multiple)} of the amount borrowed</td>
-            </tr>
-            <tr>
-              <th scope="row">Late payment fee</th>
-              <td>{pounds(loan.late_fee_pounds)}</td>
-            </tr>
-          </tbody>
-        </table>
-        <table className="data-table">
-          <caption>Business term loan</caption>
-          <tbody>
-            <tr>
-              <th scope="row">Amount</th>
-              <td>
-                {wholePounds(termLoan.amountMinPence / 100)} to {wholePounds(termLoan.amountMaxPence / 100)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Term</th>
-              <td>
-                {termLoan.termMinMonths} to {termLoan.termMaxMonths} months, repaid monthly
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Price</th>
-              <td>
-                {basisPointsAsPercent(termLoan.aprMinBps)} to {basisPointsAsPercent(termLoan.aprMaxBps)} APR: larger and
-                longer loans cost less a year
-              </td>
-            </tr>
-          </tbody>
-        </table>
+        <FigureTable
+          caption="Short-term Business Loan"
+          rows={[
+            ["Amount", <>{wholePounds(loan.amount_min_pounds)} to {wholePounds(loan.amount_max_pounds)}</>],
+            ["Term", <>{loan.term_min_days} to {loan.term_max_days} days, repaid weekly, fortnightly or monthly</>],
+            ["Interest", <>{percent(loan.daily_rate)} a day on the amount borrowed</>],
+            ["Establishment fee", pounds(loan.establishment_fee_pounds)],
+            ["Cost cap", <>Interest and fees never exceed {percent(loan.total_cost_cap_multiple)} of the amount borrowed</>],
+            ["Late payment fee", pounds(loan.late_fee_pounds)],
+          ]}
+        />
+        <FigureTable
+          caption="Business term loan"
+          rows={[
+            ["Amount", <>{wholePounds(termLoan.amountMinPence / 100)} to {wholePounds(termLoan.amountMaxPence / 100)}</>],
+            ["Term", <>{termLoan.termMinMonths} to {termLoan.termMaxMonths} months, repaid monthly</>],
+            ["Price", <>{basisPointsAsPercent(termLoan.aprMinBps)} to {basisPointsAsPercent(termLoan.aprMaxBps)} APR: larger and longer loans cost less a year</>],
+          ]}
+        />
         <p className="actions">
           <a className="button" href="/quote">
             Quote a short-term loan
@@ -105,31 +68,15 @@ export default async function ProductsPage() {
           A revolving credit facility: draw what you need up to your limit, repay monthly, and draw again as you repay.
           You pay interest only on what you have drawn.
         </p>
-        <table className="data-table">
-          <caption>Flex</caption>
-          <tbody>
-            <tr>
-              <th scope="row">Credit limit</th>
-              <td>
-                {wholePounds(flex.limit_min_pounds)} to {wholePounds(flex.limit_max_pounds)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Interest</th>
-              <td>{percent(flex.monthly_rate)} a month on the balance drawn</td>
-            </tr>
-            <tr>
-              <th scope="row">Draw fee</th>
-              <td>{percent(flex.draw_fee_rate)} of each amount drawn</td>
-            </tr>
-            <tr>
-              <th scope="row">Repayment</th>
-              <td>
-                Each draw over {flex.repayment_months_min} to {flex.repayment_months_max} months
-              </td>
-            </tr>
-          </tbody>
-        </table>
+        <FigureTable
+          caption="Flex"
+          rows={[
+            ["Credit limit", <>{wholePounds(flex.limit_min_pounds)} to {wholePounds(flex.limit_max_pounds)}</>],
+            ["Interest", <>{percent(flex.monthly_rate)} a month on the balance drawn</>],
+            ["Draw fee", <>{percent(flex.draw_fee_rate)} of each amount drawn</>],
+            ["Repayment", <>Each draw over {flex.repayment_months_min} to {flex.repayment_months_max} months</>],
+          ]}
+        />
       </section>
 
       <section className="product-section" aria-labelledby="slice">
@@ -138,25 +85,14 @@ export default async function ProductsPage() {
           Pay an accepted supplier&apos;s bill now and spread it over a few instalments for one fixed fee. Slice charges no
           interest and is not credit.
         </p>
-        <table className="data-table">
-          <caption>Slice</caption>
-          <tbody>
-            <tr>
-              <th scope="row">Bill size</th>
-              <td>
-                {wholePounds(slice.bill_min_pounds)} to {wholePounds(slice.bill_max_pounds)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Instalments</th>
-              <td>{slice.instalment_counts.join(" or ")} payments</td>
-            </tr>
-            <tr>
-              <th scope="row">Fee</th>
-              <td>{pounds(slice.plan_fee_pounds)} a plan, whatever the number of instalments</td>
-            </tr>
-          </tbody>
-        </table>
+        <FigureTable
+          caption="Slice"
+          rows={[
+            ["Bill size", <>{wholePounds(slice.bill_min_pounds)} to {wholePounds(slice.bill_max_pounds)}</>],
+            ["Instalments", <>{slice.instalment_counts.join(" or ")} payments</>],
+            ["Fee", <>{pounds(slice.plan_fee_pounds)} a plan, whatever the number of instalments</>],
+          ]}
+        />
       </section>
       <p className="hint">Pricing version {version}. Figures can change; the offer you accept shows the cost that applies to you.</p>
     </main>

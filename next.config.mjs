@@ -1,6 +1,8 @@
-import type { NextConfig } from "next";
+// Plain JavaScript, not TypeScript: Next compiles a next.config.ts with its native compiler on every start, which
+// loads that compiler into the production server for nothing (about 25 MB resident; docs/performance.md, "Memory").
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Minified server code: V8 keeps every module's source text in the heap, and unminified it held about 45 MB
