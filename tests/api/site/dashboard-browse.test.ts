@@ -5,11 +5,14 @@
 // a locked decision (audited); a developer or viewer is refused (403), as is a post without the page's CSRF token,
 // from someone outside the team (404), or about an application that is not there.
 import { encode } from "next-auth/jwt";
+import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApplication } from "@/lib/applications/create";
 import { submitAsApplicant } from "@/lib/applications/test-helpers";
 import { db } from "@/lib/db";
 import { lockDecision } from "@/lib/decisions/service";
+import { eventRows } from "@/lib/events/events";
 import { newId } from "@/lib/ids";
 import { appAuthSecret } from "@/lib/oidc/keys";
 import { listAuditEntries } from "@/lib/team/audit";
@@ -201,6 +204,34 @@ describe("the read pages", () => {
     for (const id of [newId("application"), "evt_123", foreign.applicationId]) await expect(open(ApplicationPage, viewer, { id })).rejects.toMatchObject(NOT_FOUND);
     for (const id of [newId("account"), "acc\u0000"]) await expect(open(AccountPage, viewer, { id })).rejects.toMatchObject(NOT_FOUND);
     await expect(open(EventsPage, viewer, { environment: "staging" })).rejects.toMatchObject(NOT_FOUND);
+  });
+
+  it("list events 25 at a time, the Older link keeping the filters, and filter by days, both included", async () => {
+    const now = await tenantNow(tenant);
+    const rows = eventRows(Array.from({ length: 27 }, (_, index) => ({ projectId: tenant.projectId, environment: "sandbox" as const, type: "payout.paid" as const, object: { id: `po_${index}`, object: "payout" }, createdAt: now })));
+    await db().event.createMany({ data: rows });
+    const html = async (query: SearchValues) => renderToStaticMarkup((await open(EventsPage, people.viewer.userId, {}, query)) as ReactElement).replaceAll("&amp;", "&");
+    const listed = (page: string) => page.match(/Payout paid/g)?.length ?? 0;
+    const eventsPath = `/dashboard/${tenant.projectId}/sandbox/events`;
+
+    const first = await html({ type: "payout.paid", from: "", to: "" });
+    expect(listed(first)).toBe(25);
+    // Newest first: the 27th recorded leads; the Older link starts after the 25th shown, keeping the type.
+    expect(first.indexOf(rows[26]!.id)).toBeLessThan(first.indexOf(rows[25]!.id));
+    expect(first).toContain(`href="${eventsPath}?type=payout.paid&starting_after=${rows[2]!.id}">Older events</a>`);
+    expect(first).not.toContain("Newest events");
+    const second = await html({ type: "payout.paid", starting_after: rows[2]!.id });
+    expect(listed(second)).toBe(2);
+    expect(second).toContain(`href="${eventsPath}?type=payout.paid">Newest events</a>`);
+    expect(second).not.toContain("Older events");
+
+    const today = now.toISOString().slice(0, 10);
+    const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect(listed(await html({ type: "payout.paid", from: today, to: today }))).toBe(25);
+    expect(listed(await html({ type: "payout.paid", from: yesterday, to: yesterday }))).toBe(0);
+    expect(listed(await html({ type: "payout.paid", from: tomorrow }))).toBe(0);
+    expect(await html({ type: "payout.paid", to: yesterday })).toContain("No events match these filters.");
   });
 
   it("are a 404 for a filter value the list does not know, never a 500", async () => {
