@@ -25,8 +25,11 @@ export async function execute(query: Prisma.Sql): Promise<number> {
 
 // Fast-lane queries run as named prepared statements: PostgreSQL plans each text once per connection instead
 // of on every call (planning the list query cost more than running it). The texts are a handful per query
-// (one per combination of filters); past a bound, further texts run unnamed.
-const statementNames = new Map<string, string>();
+// (one per combination of filters); past a bound, further texts run unnamed. The names are the process's, as the
+// pool is (lib/db.ts): Next bundles this module once for the route handlers and again for the pages, and two
+// copies numbering their own texts would give one connection `fast_lane_1` for two different statements.
+const registry = globalThis as unknown as { __fastLaneStatements?: Map<string, string> };
+const statementNames = (registry.__fastLaneStatements ??= new Map<string, string>());
 const MAX_PREPARED_STATEMENTS = 256;
 
 function prepared(query: Prisma.Sql): pg.QueryConfig {

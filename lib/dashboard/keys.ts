@@ -30,7 +30,7 @@ export async function revokeKeyFromDashboard({ member, id }: { member: Dashboard
   return revoked;
 }
 
-const auditedBy = (member: DashboardMember) => ({ projectId: member.tenant.projectId, environment: member.tenant.environment, actorId: member.userId });
+export const auditedBy = (member: DashboardMember) => ({ projectId: member.tenant.projectId, environment: member.tenant.environment, actorId: member.userId });
 
 /** The tenant's keys for the keys page, newest first: revoked ones too, so the page shows what happened to each. */
 export async function listKeysForDashboard({ member, limit = 100 }: { member: DashboardMember; limit?: number }) {

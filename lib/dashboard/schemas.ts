@@ -13,7 +13,7 @@ export const dashboardKeyParamsSchema = z.strictObject({ ...dashboardParamsSchem
 export type DashboardParams = z.output<typeof dashboardParamsSchema>;
 
 /** Every form carries the page's CSRF token (the `svc_csrf` cookie's value, lib/wire/csrf.ts). */
-const csrfToken = requestString().max(64);
+export const csrfToken = requestString().max(64);
 
 export const createKeyFormSchema = z.strictObject({ csrf_token: csrfToken, type: z.enum(KEY_TYPES, { error: "must be secret or publishable" }) });
 

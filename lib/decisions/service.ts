@@ -214,10 +214,19 @@ export async function lockDecision(id: string, lockedBy: string, now: Date) {
   return serializeDecision(locked, decision.application);
 }
 
-/** Releases a lock; owner-level (the CLI operator). */
-export async function releaseDecision(id: string) {
-  const decision = await db().decision.findUnique({ where: { id }, include: { application: true } });
+/**
+ * Releases a lock; owner-level: the CLI operator, for any decision (releasing one not locked changes nothing), or a
+ * project's owner in the dashboard, given their `tenant`: only that tenant's decision (else 404, or 401 for the
+ * other environment's), and only a locked one (else 409 `conflict`: a second press of the button, say). Who
+ * released it is the caller's to record (the dashboard's audit log).
+ */
+export async function releaseDecision(id: string, options: { tenant?: Tenant; transaction?: DatabaseClient } = {}) {
+  const { tenant, transaction: database = db() } = options;
+  const decision = tenant
+    ? await getOwnDecisionOrThrow(tenant, id, database)
+    : await database.decision.findUnique({ where: { id }, include: { application: true } });
   if (!decision) throw new DecisionLockError(`No such decision: ${id}`);
-  const released = await db().decision.update({ where: { id }, data: { lockedAt: null, lockedBy: null } });
+  if (tenant && !decision.lockedAt) throw new ApiError("conflict", { message: `Decision ${id} is not locked.` });
+  const released = await database.decision.update({ where: { id }, data: { lockedAt: null, lockedBy: null } });
   return serializeDecision(released, decision.application);
 }

@@ -12,6 +12,8 @@ const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date
 export const listEventsQuerySchema = listQuerySchema({
   type: z.enum(EVENT_TYPES).optional(),
   created_after: timestamp.optional(),
+  // Ours (spec 4.6 names `type` and `created_after`): the upper bound, for a window such as the dashboard's dates.
+  created_before: timestamp.optional(),
 });
 
 export const replayEventBodySchema = z.strictObject({ endpoint_id: requestString().startsWith("whe_").optional() }).optional();

@@ -22,7 +22,7 @@ export async function listEvents(options: { tenant: Tenant; query: z.output<type
   const where: Prisma.EventWhereInput = {
     ...tenantWhere(tenant),
     ...(query.type ? { type: query.type } : {}),
-    ...(query.created_after ? { createdAt: { gt: query.created_after } } : {}),
+    ...(query.created_after || query.created_before ? { createdAt: { gt: query.created_after, lt: query.created_before } } : {}),
   };
   return paginate({
     kind: "event",

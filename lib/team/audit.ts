@@ -15,6 +15,7 @@ export const AUDITED_ACTIONS = [
   "member.added",
   "member.role_changed",
   "member.removed",
+  "decision.released",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

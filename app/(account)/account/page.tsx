@@ -10,8 +10,8 @@ import type { HolderApplication } from "@/lib/applications/holder-reads";
 import { clock } from "@/lib/clock";
 import { formatPounds } from "@/lib/money";
 import { personOfAccessToken } from "@/lib/oidc/people";
-import { ScheduleChart } from "./schedule-chart";
-import { ACCOUNT_STATUS_WORDS, APPLICATION_STATUS_WORDS, formatDay, formatShortDate, PRODUCT_WORDS, TRANSACTION_WORDS } from "./words";
+import { ScheduleChart } from "@/app/_components/schedule-chart";
+import { ACCOUNT_STATUS_WORDS, APPLICATION_STATUS_WORDS, formatDay, formatShortDate, PRODUCT_WORDS, TRANSACTION_WORDS } from "@/app/_components/loan-words";
 import "./account.css";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 

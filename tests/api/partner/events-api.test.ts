@@ -118,6 +118,14 @@ describe("GET /events", () => {
     expect(await listIds(`?created_after=${encodeURIComponent(at(4).toISOString())}`)).toEqual({ ids: [], has_more: false });
   });
 
+  it("filters by created_before, exclusive of the bound, alone or with created_after as a window", async () => {
+    const events = await recordFive();
+    expect(await listIds(`?created_before=${encodeURIComponent(at(2).toISOString())}`)).toEqual({ ids: [events[1]!.id, events[0]!.id], has_more: false });
+    const window = `created_after=${encodeURIComponent(at(0).toISOString())}&created_before=${encodeURIComponent(at(3).toISOString())}`;
+    expect(await listIds(`?${window}`)).toEqual({ ids: [events[2]!.id, events[1]!.id], has_more: false });
+    expect(await listIds(`?created_before=${encodeURIComponent(at(0).toISOString())}`)).toEqual({ ids: [], has_more: false });
+  });
+
   it.each([["yesterday"], ["2026-13-01T00:00:00Z"], ["1700000000"]])("rejects created_after=%s with 422 invalid_timestamp", async (value) => {
     const body = await expectApiError(await call(`/events?created_after=${encodeURIComponent(value)}`), 422, "validation_failed");
     expect(body.error.detail?.map(({ field, reason }) => ({ field, reason }))).toEqual([{ field: "created_after", reason: "invalid_timestamp" }]);

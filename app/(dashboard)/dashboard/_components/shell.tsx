@@ -4,7 +4,9 @@ import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 
-export type DashboardSection = "keys" | "activity";
+export type DashboardSection = "keys" | "activity" | "events" | "applications" | "accounts";
+
+const READ_SECTION_WORDS = { events: "Events", applications: "Applications", accounts: "Accounts" } as const;
 
 const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
@@ -56,6 +58,11 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
         <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
           API keys
         </a>
+        {(["events", "applications", "accounts"] as const).map((read) => (
+          <a key={read} href={`/dashboard/${current.id}/${current.environment}/${read}`} aria-current={section === read ? "page" : undefined}>
+            {READ_SECTION_WORDS[read]}
+          </a>
+        ))}
         {view.allowed.read_audit_log ? (
           <a href={`/dashboard/${current.id}/${current.environment}/activity`} aria-current={section === "activity" ? "page" : undefined}>
             Activity

@@ -22,6 +22,7 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "member.added": "Added a member",
   "member.role_changed": "Changed a member's role",
   "member.removed": "Removed a member",
+  "decision.released": "Released a locked decision",
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });

@@ -3,7 +3,7 @@
 import { BarChart, type ChartBar } from "@/app/_components/bar-chart";
 import { formatPounds } from "@/lib/money";
 import type { AccountObject } from "@/lib/accounts/serialize";
-import { formatShortDate, INSTALMENT_STATUS_WORDS } from "./words";
+import { formatShortDate, INSTALMENT_STATUS_WORDS } from "./loan-words";
 
 type Instalment = AccountObject["schedule"][number];
 

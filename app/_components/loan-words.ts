@@ -1,6 +1,6 @@
-// How the borrower area names what the API spells as codes, and writes dates (calendar dates as the hosted pages
-// write them, app/(apply)/format.ts).
-export { formatShortDate } from "../../(apply)/format";
+// How the borrower area and the partner dashboard name what the API spells as codes, and write dates (calendar
+// dates as the hosted pages write them, app/(apply)/format.ts).
+export { formatShortDate } from "../(apply)/format";
 
 const UK_DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "Europe/London" });
 
