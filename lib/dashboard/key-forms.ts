@@ -5,7 +5,8 @@
 import { assertFormFromOurSite } from "../wire/csrf";
 import { dashboardMemberOrThrow } from "./access";
 import { createKeyFromDashboard, revokeKeyFromDashboard, rollKeyFromDashboard } from "./keys";
-import type { createKeyFormSchema, DashboardParams, revokeKeyFormSchema, rollKeyFormSchema } from "./schemas";
+import { backWithRefusals, checkForm } from "./form-errors";
+import { createKeyFieldsSchema, rollKeyFieldsSchema, type createKeyFormSchema, type DashboardParams, type revokeKeyFormSchema, type rollKeyFormSchema } from "./schemas";
 import { shownOnceCookie } from "./shown-once";
 import type { z } from "zod";
 
@@ -29,16 +30,18 @@ export function keysPagePath(params: DashboardParams): string {
   return `/dashboard/${params.project}/${params.environment}/keys`;
 }
 
-function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
+export function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
   assertFormFromOurSite({ formToken: post.form.csrf_token, cookieToken: post.cookieToken, origin: post.origin, host: post.host });
 }
 
 export async function submitCreateKeyForm(post: FormPost<z.output<typeof createKeyFormSchema>>): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "create_key" });
-  const created = await createKeyFromDashboard({ member, type: post.form.type });
+  const checked = checkForm(createKeyFieldsSchema, { type: post.form.type });
+  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: "create-key", location: keysPagePath(post.params), values: { type: post.form.type }, errors: checked.errors });
+  const created = await createKeyFromDashboard({ member, type: checked.data.type });
   const setCookie = await shownOnceCookie(
-    { kind: "created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, keyId: created.id, secret: created.secret },
+    { kind: "key_created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, objectId: created.id, secret: created.secret },
     post.secure,
   );
   return { location: keysPagePath(post.params), setCookie };
@@ -47,14 +50,19 @@ export async function submitCreateKeyForm(post: FormPost<z.output<typeof createK
 export async function submitRollKeyForm(post: FormPost<z.output<typeof rollKeyFormSchema>> & { keyId: string }): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "roll_key" });
-  const rolled = await rollKeyFromDashboard({ member, id: post.keyId, overlapHours: post.form.overlap_hours });
+  const checked = checkForm(rollKeyFieldsSchema, { overlap_hours: post.form.overlap_hours });
+  if (!checked.ok) {
+    const values = { overlap_hours: post.form.overlap_hours };
+    return backWithRefusals({ ...post, userId: member.userId }, { form: `roll-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
+  }
+  const rolled = await rollKeyFromDashboard({ member, id: post.keyId, overlapHours: checked.data.overlap_hours });
   const setCookie = await shownOnceCookie(
     {
-      kind: "rolled",
+      kind: "key_rolled",
       userId: member.userId,
       projectId: post.params.project,
       environment: post.params.environment,
-      keyId: rolled.id,
+      objectId: rolled.id,
       secret: rolled.secret,
       predecessorId: rolled.predecessor,
       predecessorExpiresAt: rolled.predecessor_expires_at,

@@ -15,6 +15,13 @@ export const AUDITED_ACTIONS = [
   "member.added",
   "member.role_changed",
   "member.removed",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.disabled",
+  "webhook_endpoint.enabled",
+  "webhook_endpoint.secret_rolled",
+  "webhook_endpoint.recovered",
+  "event.replayed",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

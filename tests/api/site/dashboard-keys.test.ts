@@ -86,8 +86,8 @@ describe("Create key", () => {
     expect(response.headers.get("location")).toBe(keysPath());
     expect(response.headers.get("cache-control")).toBe("no-store");
     const shown = await shownOnce(response, people.owner.userId);
-    expect(shown).toMatchObject({ kind: "created", keyId: expect.stringMatching(/^key_/), secret: expect.stringMatching(/^sk_sandbox_/) });
-    const key = await db().apiKey.findUniqueOrThrow({ where: { id: shown!.keyId } });
+    expect(shown).toMatchObject({ kind: "key_created", objectId: expect.stringMatching(/^key_/), secret: expect.stringMatching(/^sk_sandbox_/) });
+    const key = await db().apiKey.findUniqueOrThrow({ where: { id: shown!.objectId } });
     expect(key).toMatchObject({ projectId, environment: "sandbox", type: "secret", status: "active" });
     expect(JSON.stringify(key)).not.toContain(shown!.secret);
     expect(key.secretHash).toBe(hashSecret(shown!.secret));
@@ -140,62 +140,62 @@ describe("Create key", () => {
 describe("Roll", () => {
   it("gives the successor's secret once and ends the predecessor after the overlap", async () => {
     const created = await createKeyAs("owner");
-    const response = await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "2" });
+    const response = await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "2" });
     expect(response.status).toBe(303);
     const shown = await shownOnce(response, people.owner.userId);
-    expect(shown).toMatchObject({ kind: "rolled", predecessorId: created.keyId, secret: expect.stringMatching(/^sk_sandbox_/) });
-    const predecessor = await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } });
+    expect(shown).toMatchObject({ kind: "key_rolled", predecessorId: created.objectId, secret: expect.stringMatching(/^sk_sandbox_/) });
+    const predecessor = await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } });
     expect(predecessor.expiresAt?.toISOString()).toBe(shown!.predecessorExpiresAt);
     expect(predecessor.expiresAt!.getTime() - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
     // A rolled key rolls no more: the API's rule, the same here (409).
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "2" }), 409, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "2" }), 409, "Sorry, that did not work");
   });
 
   it("refuses an overlap that is not 0 to 168 whole hours", async () => {
     const created = await createKeyAs("owner");
-    for (const overlap of ["169", "-1", "1.5", "soon", ""]) expect((await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: overlap })).status).toBe(422);
+    for (const overlap of ["169", "-1", "1.5", "soon", ""]) expect((await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: overlap })).status).toBe(422);
   });
 
   it("refuses a developer and a viewer (403), and another project's key (404)", async () => {
     const created = await createKeyAs("developer");
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "0" }, { session: people.developer.session }), 403, "Sorry, that did not work");
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "0" }, { session: people.viewer.session }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "0" }, { session: people.developer.session }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "0" }, { session: people.viewer.session }), 403, "Sorry, that did not work");
     const foreign = await db().apiKey.findFirstOrThrow({ where: { projectId: otherProjectId } });
     await expectErrorPage(await post(`${keysPath()}/${foreign.id}/roll`, { overlap_hours: "0" }), 404, "Page not found");
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).expiresAt).toBeNull();
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).expiresAt).toBeNull();
   });
 });
 
 describe("Revoke", () => {
   it("revokes at once for an owner, then 303s back saying so", async () => {
     const created = await createKeyAs("owner");
-    const response = await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {});
+    const response = await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {});
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`${keysPath()}?revoked=${created.keyId}`);
+    expect(response.headers.get("location")).toBe(`${keysPath()}?revoked=${created.objectId}`);
     expect(response.headers.get("set-cookie")).toBeNull();
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).status).toBe("revoked");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).status).toBe("revoked");
   });
 
   it("refuses a developer and a viewer (403) and leaves the key working", async () => {
     const created = await createKeyAs("developer");
     for (const role of ["developer", "viewer"] as const) {
-      await expectErrorPage(await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {}, { session: people[role].session }), 403, "Sorry, that did not work");
+      await expectErrorPage(await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {}, { session: people[role].session }), 403, "Sorry, that did not work");
     }
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).status).toBe("active");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).status).toBe("active");
   });
 
   it("refuses a key of the other environment (401 environment_mismatch)", async () => {
     const created = await createKeyAs("owner");
-    await expectErrorPage(await post(`${keysPath(projectId, "live")}/${created.keyId}/revoke/confirm`, {}), 401, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath(projectId, "live")}/${created.objectId}/revoke/confirm`, {}), 401, "Sorry, that did not work");
   });
 });
 
 describe("the audit log", () => {
   it("names who did what to which key, and never a secret", async () => {
     const created = await createKeyAs("developer");
-    await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "1" });
-    await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {});
-    const entries = (await listAuditEntries({ projectId, limit: 500 })).filter((entry) => entry.objectId === created.keyId);
+    await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "1" });
+    await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {});
+    const entries = (await listAuditEntries({ projectId, limit: 500 })).filter((entry) => entry.objectId === created.objectId);
     expect(entries.map((entry) => [entry.actorId, entry.action, entry.environment])).toEqual([
       [people.owner.userId, "key.revoked", "sandbox"],
       [people.owner.userId, "key.rolled", "sandbox"],

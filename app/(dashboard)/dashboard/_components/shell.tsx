@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 
-export type DashboardSection = "keys" | "activity";
+export type DashboardSection = "keys" | "activity" | "webhooks";
 
 const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
@@ -55,6 +55,9 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
       <nav className="dashboard-sections" aria-label="Sections">
         <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
           API keys
+        </a>
+        <a href={`/dashboard/${current.id}/${current.environment}/webhooks`} aria-current={section === "webhooks" ? "page" : undefined}>
+          Webhooks
         </a>
         {view.allowed.read_audit_log ? (
           <a href={`/dashboard/${current.id}/${current.environment}/activity`} aria-current={section === "activity" ? "page" : undefined}>
