@@ -63,6 +63,8 @@ describe("every page", () => {
       "/dashboard/project/environment/activity",
       "/dashboard/project/environment/keys",
       "/dashboard/project/environment/keys/id/revoke",
+      "/dashboard/project/environment/webhooks",
+      "/dashboard/project/environment/webhooks/id",
       "/dashboard/sign-in",
       "/docs/api",
       "/eligibility",
