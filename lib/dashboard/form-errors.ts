@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { requestString } from "../wire/request-string";
-import type { AfterPost, FormPost } from "./key-forms";
+import type { AfterPost, FormPost } from "./form-request";
 import { openSealedCookie, sealedCookie } from "./sealed-cookie";
 import { FORM_ERRORS_COOKIE } from "./shown-once-cookie";
 

@@ -2,36 +2,16 @@
 // the person: signed in, a member of the project, a role allowed the action), then calls the keys service the API
 // calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
 // cookie that shows it once.
-import { assertFormFromOurSite } from "../wire/csrf";
 import { dashboardMemberOrThrow } from "./access";
 import { createKeyFromDashboard, revokeKeyFromDashboard, rollKeyFromDashboard } from "./keys";
 import { backWithRefusals, checkForm } from "./form-errors";
+import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
 import { createKeyFieldsSchema, rollKeyFieldsSchema, type createKeyFormSchema, type DashboardParams, type revokeKeyFormSchema, type rollKeyFormSchema } from "./schemas";
 import { shownOnceCookie } from "./shown-once";
 import type { z } from "zod";
 
-/** What a form post brings besides its fields: who posted it and how (the request's cookie, origin and host). */
-export interface FormPost<F> {
-  userId: string | null;
-  params: DashboardParams;
-  form: F;
-  cookieToken: string | null;
-  origin: string | null;
-  host: string | null;
-  secure: boolean;
-}
-
-export interface AfterPost {
-  location: string;
-  setCookie?: string;
-}
-
 export function keysPagePath(params: DashboardParams): string {
   return `/dashboard/${params.project}/${params.environment}/keys`;
-}
-
-export function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
-  assertFormFromOurSite({ formToken: post.form.csrf_token, cookieToken: post.cookieToken, origin: post.origin, host: post.host });
 }
 
 export async function submitCreateKeyForm(post: FormPost<z.output<typeof createKeyFormSchema>>): Promise<AfterPost> {

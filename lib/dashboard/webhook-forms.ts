@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { EVENT_TYPES } from "../events/events";
 import { dashboardMemberOrThrow, type DashboardMember } from "./access";
 import { backWithRefusals, checkForm, withFieldRefusals } from "./form-errors";
-import { assertFromOurPage, type AfterPost, type FormPost } from "./key-forms";
+import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
 import {
   eventCheckboxName,
   recoverDeliveriesFieldsSchema,

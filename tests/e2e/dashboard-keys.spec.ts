@@ -11,6 +11,8 @@ import { expectUnframeablePage } from "./page-policy";
 import { seriousViolations, noSidewaysScroll } from "./accessibility";
 
 test("an owner signs in, creates a key and sees its secret once, rolls it and revokes the successor, accessibly, on a desktop and a phone", async ({ browser }) => {
+  // Many steps, each a page view and an axe run: more than the default's 30 s on a busy machine.
+  test.setTimeout(60_000);
   const project = createProjectWithCli(`E2E Dashboard ${Date.now()}`);
   const email = teamMember(project.project_id, "owner");
   const keysPath = `/dashboard/${project.project_id}/sandbox/keys`;

@@ -48,6 +48,7 @@ async function attemptRow(page: Page, text: RegExp) {
 }
 
 test("a developer adds an endpoint, sees its failures, replays, recovers once the receiver answers and rolls its secret, accessibly, on a desktop and a phone", async ({ browser, request }) => {
+  // Many steps, each a page view and an axe run, and three deliveries to wait for: more than the default's 30 s.
   test.setTimeout(120_000);
   const answer = { status: 500, body: "receiver down for maintenance" };
   const receiver = await startReceiver(answer);

@@ -76,7 +76,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
       ) : null}
       <p>Your {environmentWord} keys. A secret key is shown only once, when it is made; we keep a hash of it, so we cannot show it again.</p>
       {view.allowed.create_key ? (
-        <form method="post" action={`${base}/create`} className="dashboard-form">
+        <form method="post" action={`${base}/create`} className="dashboard-form" noValidate>
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <div>
             <label htmlFor="key-type">Type of key</label>
@@ -129,7 +129,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                       {key.status === "active" ? (
                         <div className="dashboard-row-actions">
                           {view.allowed.roll_key && !key.expires_at ? (
-                            <form method="post" action={`${base}/${key.id}/roll`} className="dashboard-form">
+                            <form method="post" action={`${base}/${key.id}/roll`} className="dashboard-form" noValidate>
                               <input type="hidden" name="csrf_token" value={csrfToken} />
                               <div>
                                 <label htmlFor={`overlap-${key.id}`}>Overlap in hours</label>

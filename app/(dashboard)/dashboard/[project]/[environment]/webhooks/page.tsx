@@ -90,7 +90,7 @@ export default async function WebhooksPage({ params }: Props) {
       {view.allowed.manage_webhooks ? (
         <section aria-labelledby="add-endpoint-heading">
           <h2 id="add-endpoint-heading">Add an endpoint</h2>
-          <form method="post" action={`${base}/create`} className="dashboard-form dashboard-form-stacked">
+          <form method="post" action={`${base}/create`} className="dashboard-form dashboard-form-stacked" noValidate>
             <input type="hidden" name="csrf_token" value={csrfToken} />
             <EndpointFields
               form="create-endpoint"

@@ -205,7 +205,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
             <section aria-labelledby="recover-heading">
               <h2 id="recover-heading">Recover failed deliveries</h2>
               <p>Send again every event whose delivery to this endpoint failed since the time you give (UK time, at most 30 days ago).</p>
-              <form method="post" action={`${here}/recover`} className="dashboard-form">
+              <form method="post" action={`${here}/recover`} className="dashboard-form" noValidate>
                 {csrf}
                 <div>
                   <label htmlFor="recover-since">Recover failed deliveries since</label>
@@ -244,7 +244,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
           <section aria-labelledby="roll-heading">
             <h2 id="roll-heading">Roll the signing secret</h2>
             <p>A new secret signs every delivery from now on; the old one also signs them for the overlap, so your receiver can switch over.</p>
-            <form method="post" action={`${here}/roll`} className="dashboard-form">
+            <form method="post" action={`${here}/roll`} className="dashboard-form" noValidate>
               {csrf}
               <div>
                 <label htmlFor="roll-overlap">Overlap in hours</label>
@@ -269,7 +269,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
 
           <section aria-labelledby="edit-heading">
             <h2 id="edit-heading">Edit this endpoint</h2>
-            <form method="post" action={`${here}/update`} className="dashboard-form dashboard-form-stacked">
+            <form method="post" action={`${here}/update`} className="dashboard-form dashboard-form-stacked" noValidate>
               {csrf}
               <EndpointFields
                 form="edit-endpoint"
