@@ -147,7 +147,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
       ) : (
         <div className="account-table-region" role="region" aria-labelledby="attempts-caption" tabIndex={0}>
           <table className="account-table dashboard-stacked">
-            <caption id="attempts-caption">The latest {attempts.length === 1 ? "attempt" : `${attempts.length} attempts`}, newest first</caption>
+            <caption id="attempts-caption">{attempts.length === 1 ? "The latest attempt" : `The latest ${attempts.length} attempts, newest first`}</caption>
             <thead>
               <tr>
                 <th scope="col">Event</th>
