@@ -8,7 +8,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { csrfTokenToIssue, isServedOverHttps, newPageNonce, pageResponseHeaders } from "./lib/pages/page-response";
 import { isHostedPage, journeyTokenOf, pageContentSecurityPolicy, pageKindOf, signInInteractionOf } from "./lib/pages/security-headers";
-import { SHOWN_ONCE_COOKIE, shownOnceExpiry } from "./lib/dashboard/shown-once-cookie";
+import { ONE_VIEW_COOKIES, oneViewCookieExpiry } from "./lib/dashboard/shown-once-cookie";
 import { CSRF_COOKIE } from "./lib/wire/csrf";
 
 export async function proxy(request: NextRequest) {
@@ -35,9 +35,11 @@ export async function proxy(request: NextRequest) {
     if (name === "Set-Cookie") response.headers.append(name, value);
     else response.headers.set(name, value);
   }
-  // A new key's secret is shown on the one page view that follows its creation (lib/dashboard/shown-once.ts): this
-  // view reads the cookie, and its response forgets it, so a reload shows no secret.
-  if (kind === "dashboard" && request.method === "GET" && request.cookies.has(SHOWN_ONCE_COOKIE)) response.headers.append("Set-Cookie", shownOnceExpiry(secure));
+  // A new secret, or a refused form's answers, is shown on the one page view that follows the post
+  // (lib/dashboard/sealed-cookie.ts): this view reads the cookie, and its response forgets it, so a reload shows none.
+  if (kind === "dashboard" && request.method === "GET") {
+    for (const name of ONE_VIEW_COOKIES) if (request.cookies.has(name)) response.headers.append("Set-Cookie", oneViewCookieExpiry(name, secure));
+  }
   return response;
 }
 

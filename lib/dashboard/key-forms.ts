@@ -2,43 +2,26 @@
 // the person: signed in, a member of the project, a role allowed the action), then calls the keys service the API
 // calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
 // cookie that shows it once.
-import { assertFormFromOurSite } from "../wire/csrf";
 import { dashboardMemberOrThrow } from "./access";
 import { createKeyFromDashboard, revokeKeyFromDashboard, rollKeyFromDashboard } from "./keys";
-import type { createKeyFormSchema, DashboardParams, revokeKeyFormSchema, rollKeyFormSchema } from "./schemas";
+import { backWithRefusals, checkForm } from "./form-errors";
+import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
+import { createKeyFieldsSchema, rollKeyFieldsSchema, type createKeyFormSchema, type DashboardParams, type revokeKeyFormSchema, type rollKeyFormSchema } from "./schemas";
 import { shownOnceCookie } from "./shown-once";
 import type { z } from "zod";
-
-/** What a form post brings besides its fields: who posted it and how (the request's cookie, origin and host). */
-export interface FormPost<F> {
-  userId: string | null;
-  params: DashboardParams;
-  form: F;
-  cookieToken: string | null;
-  origin: string | null;
-  host: string | null;
-  secure: boolean;
-}
-
-export interface AfterPost {
-  location: string;
-  setCookie?: string;
-}
 
 export function keysPagePath(params: DashboardParams): string {
   return `/dashboard/${params.project}/${params.environment}/keys`;
 }
 
-function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
-  assertFormFromOurSite({ formToken: post.form.csrf_token, cookieToken: post.cookieToken, origin: post.origin, host: post.host });
-}
-
 export async function submitCreateKeyForm(post: FormPost<z.output<typeof createKeyFormSchema>>): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "create_key" });
-  const created = await createKeyFromDashboard({ member, type: post.form.type });
+  const checked = checkForm(createKeyFieldsSchema, { type: post.form.type });
+  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: "create-key", location: keysPagePath(post.params), values: { type: post.form.type }, errors: checked.errors });
+  const created = await createKeyFromDashboard({ member, type: checked.data.type });
   const setCookie = await shownOnceCookie(
-    { kind: "created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, keyId: created.id, secret: created.secret },
+    { kind: "key_created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, objectId: created.id, secret: created.secret },
     post.secure,
   );
   return { location: keysPagePath(post.params), setCookie };
@@ -47,14 +30,19 @@ export async function submitCreateKeyForm(post: FormPost<z.output<typeof createK
 export async function submitRollKeyForm(post: FormPost<z.output<typeof rollKeyFormSchema>> & { keyId: string }): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "roll_key" });
-  const rolled = await rollKeyFromDashboard({ member, id: post.keyId, overlapHours: post.form.overlap_hours });
+  const checked = checkForm(rollKeyFieldsSchema, { overlap_hours: post.form.overlap_hours });
+  if (!checked.ok) {
+    const values = { overlap_hours: post.form.overlap_hours };
+    return backWithRefusals({ ...post, userId: member.userId }, { form: `roll-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
+  }
+  const rolled = await rollKeyFromDashboard({ member, id: post.keyId, overlapHours: checked.data.overlap_hours });
   const setCookie = await shownOnceCookie(
     {
-      kind: "rolled",
+      kind: "key_rolled",
       userId: member.userId,
       projectId: post.params.project,
       environment: post.params.environment,
-      keyId: rolled.id,
+      objectId: rolled.id,
       secret: rolled.secret,
       predecessorId: rolled.predecessor,
       predecessorExpiresAt: rolled.predecessor_expires_at,

@@ -1,8 +1,10 @@
 // The dashboard's addresses and forms. Every page and action is under /dashboard/{project}/{environment}/…, so the
 // project and the Sandbox / Live switch are in the address (shareable, no hidden state); forms are plain HTML posts.
 import { z } from "zod";
+import { EVENT_TYPES } from "../events/events";
 import { KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
 import { requestString } from "../wire/request-string";
+import { fromUkDateTimeInput } from "./uk-time";
 
 const projectId = requestString().regex(/^proj_[0-9a-z]{26}$/);
 const keyId = requestString().regex(/^key_[0-9a-z]{26}$/);
@@ -15,16 +17,66 @@ export type DashboardParams = z.output<typeof dashboardParamsSchema>;
 /** Every form carries the page's CSRF token (the `svc_csrf` cookie's value, lib/wire/csrf.ts). */
 export const csrfToken = requestString().max(64);
 
-export const createKeyFormSchema = z.strictObject({ csrf_token: csrfToken, type: z.enum(KEY_TYPES, { error: "must be secret or publishable" }) });
+export const createKeyFormSchema = z.strictObject({ csrf_token: csrfToken, type: requestString().max(100).optional() });
 
-export const rollKeyFormSchema = z.strictObject({
-  csrf_token: csrfToken,
-  // The API's bounds (rollKeyBodySchema): whole hours, at most a week.
-  overlap_hours: requestString()
-    .trim()
-    .regex(/^\d{1,3}$/, "must be a whole number of hours")
-    .transform(Number)
-    .pipe(z.number().int().min(0, "must be 0 or more").max(168, "must be at most 168 (a week)")),
-});
+/** A key's or a webhook endpoint's Roll form. */
+export const rollKeyFormSchema = z.strictObject({ csrf_token: csrfToken, overlap_hours: requestString().max(100).optional() });
 
 export const revokeKeyFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+// A form whose answers come back to its page when refused (lib/dashboard/form-errors.ts): the route's schema takes
+// each answer as typed (a string, unknown fields still refused), and the form's fields schema checks them after the
+// CSRF token and the member.
+const answer = (max = 4096) => requestString().max(max).optional();
+
+/** The API's bounds for an overlap (rollKeyBodySchema, rollWebhookSecretBodySchema): whole hours, at most a week. */
+const overlapHours = requestString()
+  .trim()
+  .min(1, "Enter the overlap in hours, from 0 to 168")
+  .regex(/^\d{1,3}$/, "Overlap must be a whole number of hours, from 0 to 168")
+  .transform(Number)
+  .pipe(z.number().int().min(0, "Overlap must be 0 or more hours").max(168, "Overlap must be at most 168 hours (a week)"));
+
+export const createKeyFieldsSchema = z.strictObject({ type: z.enum(KEY_TYPES, { error: "Choose a secret or a publishable key" }) });
+export const rollKeyFieldsSchema = z.strictObject({ overlap_hours: overlapHours });
+
+// Webhooks (docs/dashboard.md, "Webhooks")
+
+const webhookEndpointId = requestString().regex(/^whe_[0-9a-z]{26}$/);
+const eventId = requestString().regex(/^evt_[0-9a-z]{26}$/);
+
+export const dashboardWebhookParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, id: webhookEndpointId });
+
+/** One checkbox per event type, and one for every event (`*`): a form field may appear only once. */
+export const EVENT_CHOICES = ["*", ...EVENT_TYPES] as const;
+export const eventCheckboxName = (type: string) => `event.${type}`;
+
+export const webhookEndpointFormSchema = z.strictObject({
+  csrf_token: csrfToken,
+  url: answer(),
+  description: answer(),
+  ...Object.fromEntries(EVENT_CHOICES.map((type) => [eventCheckboxName(type), z.literal("on").optional()])),
+});
+
+export const webhookEndpointFieldsSchema = z.strictObject({
+  url: requestString().trim().min(1, "Enter the URL of your receiver, starting https://").max(2048, "The URL must be at most 2,048 characters"),
+  enabled_events: z.array(z.enum(EVENT_CHOICES)).min(1, "Select the events to send, or All events"),
+  description: requestString().trim().max(500, "The description must be at most 500 characters"),
+});
+
+export const webhookEndpointStateFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+export const replayEventFormSchema = z.strictObject({ csrf_token: csrfToken, event_id: eventId });
+
+export const recoverDeliveriesFormSchema = z.strictObject({ csrf_token: csrfToken, since: answer(100) });
+
+export const recoverDeliveriesFieldsSchema = z.strictObject({
+  since: requestString()
+    .trim()
+    .min(1, "Enter the date and time to recover failed deliveries from")
+    .transform((value, context) => {
+      const since = fromUkDateTimeInput(value);
+      if (!since) context.addIssue({ code: "custom", message: "Enter a real date and time, like 27/11/2026 09:30" });
+      return since ?? z.NEVER;
+    }),
+});

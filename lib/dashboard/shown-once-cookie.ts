@@ -1,9 +1,12 @@
-// The shown-once cookie's name and its expiry, apart from its sealing (shown-once.ts) so the proxy, which only
-// forgets it, loads no cryptography or keys.
+// The names of the cookies a dashboard form's 303 hands to the one page view after it (lib/dashboard/sealed-cookie.ts),
+// and their expiry, apart from their sealing so the proxy, which only forgets them, loads no cryptography or keys.
 export const SHOWN_ONCE_COOKIE = "dash_shown_once";
-export const SHOWN_ONCE_PATH = "/dashboard";
+/** A refused form's answers and refusals (lib/dashboard/form-errors.ts). */
+export const FORM_ERRORS_COOKIE = "dash_form_errors";
+export const ONE_VIEW_COOKIES = [SHOWN_ONCE_COOKIE, FORM_ERRORS_COOKIE] as const;
+export const ONE_VIEW_COOKIE_PATH = "/dashboard";
 
-/** The `Set-Cookie` value that forgets it. */
-export function shownOnceExpiry(secure: boolean): string {
-  return `${SHOWN_ONCE_COOKIE}=; Path=${SHOWN_ONCE_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+/** The `Set-Cookie` value that forgets the cookie `name`. */
+export function oneViewCookieExpiry(name: (typeof ONE_VIEW_COOKIES)[number], secure: boolean): string {
+  return `${name}=; Path=${ONE_VIEW_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }

@@ -16,6 +16,13 @@ export const AUDITED_ACTIONS = [
   "member.role_changed",
   "member.removed",
   "decision.released",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.disabled",
+  "webhook_endpoint.enabled",
+  "webhook_endpoint.secret_rolled",
+  "webhook_endpoint.recovered",
+  "event.replayed",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

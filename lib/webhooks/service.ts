@@ -17,6 +17,7 @@ import {
   type listWebhookEndpointsQuerySchema,
   type updateWebhookEndpointBodySchema,
 } from "./schemas";
+import { abandonPendingDeliveries } from "./delivery-transition";
 import { endpointState, lockWebhookEndpoint, transitionWebhookEndpoint } from "./endpoint-transition";
 import { serializeWebhookEndpoint } from "./serialize";
 
@@ -120,12 +121,16 @@ export async function listWebhookEndpoints(options: { tenant: Tenant; query: z.o
 /**
  * Disabled by its owner, or enabled again: a move of the lifecycle unless the endpoint is already there. An endpoint
  * whose URL is not https (registered before https was required) is enabled only together with an https URL.
+ * Disabling stops its pending deliveries at once (`abandoned`, as the automatic disable does), so they can be
+ * recovered as soon as it is enabled again rather than only after each one's next attempt comes round.
  */
 async function moveByOwner(transaction: Prisma.TransactionClient, endpoint: WebhookEndpoint, disabled: boolean, now: Date): Promise<WebhookEndpoint> {
   const state = endpointState(endpoint);
   if (disabled ? state === "disabled_manual" : state === "enabled") return endpoint;
   if (!disabled && !isHttpsUrl(endpoint.url)) throw mustBeHttps();
-  return transitionWebhookEndpoint(transaction, endpoint, disabled ? "disable" : "enable", { now });
+  const moved = await transitionWebhookEndpoint(transaction, endpoint, disabled ? "disable" : "enable", { now });
+  if (disabled) await abandonPendingDeliveries(transaction, endpoint.id, now);
+  return moved;
 }
 
 export async function updateWebhookEndpoint({ tenant, id, input }: { tenant: Tenant; id: string; input: z.output<typeof updateWebhookEndpointBodySchema> }) {

@@ -1,7 +1,7 @@
 // The partner dashboard's API keys in Chromium behind the production server (docs/dashboard.md): an owner asks for
 // the keys page, is sent to sign in at our own provider and comes back to it; creates a key and sees its secret on
 // that one view (a reload does not show it), rolls it (the successor's secret once, the predecessor's expiry) and
-// revokes the successor after a confirmation. A viewer sees the keys and no control, and a forced post is refused.
+// revokes the successor after a confirmation; an overlap out of bounds comes back to its form with an error summary. A viewer sees the keys and no control, and a forced post is refused.
 // axe finds nothing serious at desktop or phone width, a 390px phone never scrolls sideways, and no
 // Content-Security-Policy violation happens.
 import { expect, test } from "@playwright/test";
@@ -11,6 +11,8 @@ import { expectUnframeablePage } from "./page-policy";
 import { seriousViolations, noSidewaysScroll } from "./accessibility";
 
 test("an owner signs in, creates a key and sees its secret once, rolls it and revokes the successor, accessibly, on a desktop and a phone", async ({ browser }) => {
+  // Many steps, each a page view and an axe run: more than the default's 30 s on a busy machine.
+  test.setTimeout(60_000);
   const project = createProjectWithCli(`E2E Dashboard ${Date.now()}`);
   const email = teamMember(project.project_id, "owner");
   const keysPath = `/dashboard/${project.project_id}/sandbox/keys`;
@@ -42,6 +44,14 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
   const row = page.getByRole("row").filter({ hasText: keyId });
   await expect(row).toContainText(`sk_sandbox_…${secret.slice(-4)}`);
   await expect(row).toContainText("Never");
+  // An overlap out of bounds comes back to its row's form, as typed, with the error summary.
+  await row.getByLabel("Overlap in hours").fill("999");
+  await row.getByRole("button", { name: /^Roll/ }).click();
+  await expect(page).toHaveTitle(/^Error: API keys/);
+  await expect(page.getByRole("alert").getByRole("link", { name: "Overlap in hours: Overlap must be at most 168 hours (a week)" })).toBeVisible();
+  await expect(row.getByText("Error: Overlap must be at most 168 hours (a week)")).toBeVisible();
+  await expect(row.getByLabel("Overlap in hours")).toHaveValue("999");
+  expect(await seriousViolations(page)).toEqual([]);
   await row.getByLabel("Overlap in hours").fill("2");
   await row.getByRole("button", { name: /^Roll/ }).click();
   await expect(page.getByRole("heading", { name: "Your rolled key's successor" })).toBeVisible();

@@ -223,7 +223,9 @@ describe("a disabled endpoint", () => {
     const endpoint = await createWebhookEndpoint({ tenant, input: { url: `${receiver.url}/hooks`, enabled_events: ["*"] } });
     const eventId = await recordEvent(tenant, "while-off");
     await updateWebhookEndpoint({ tenant, id: endpoint.id, input: { disabled: true } });
-    expect(await attemptDelivery((await deliveryOf(eventId, endpoint.id)).id)).toBe("abandoned");
+    // Disabling stops the pending delivery at once: no attempt is left to make.
+    expect((await deliveryOf(eventId, endpoint.id)).status).toBe("abandoned");
+    expect(await attemptDelivery((await deliveryOf(eventId, endpoint.id)).id)).toBe("not_claimed");
     const recovered = { endpointId: endpoint.id, replay: true };
     time.advance(HOUR_MS);
     const token = await mintToken(server.url, project);

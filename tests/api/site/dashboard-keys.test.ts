@@ -1,76 +1,45 @@
 // The dashboard's API key forms over HTTP (docs/dashboard.md): a signed-in member posts plain HTML forms that call
 // the keys services; each is refused without the page's CSRF token, to anyone not signed in or not in the team,
 // and to a role that lacks it; a new secret travels only in the sealed shown-once cookie of the 303.
-import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { openRefusedForm } from "@/lib/dashboard/form-errors";
 import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
+import { FORM_ERRORS_COOKIE } from "@/lib/dashboard/shown-once-cookie";
 import { hashSecret } from "@/lib/keys/secrets";
-import { appAuthSecret } from "@/lib/oidc/keys";
 import { listAuditEntries } from "@/lib/team/audit";
-import { addMember } from "@/lib/team/service";
-import { newCsrfToken } from "@/lib/wire/csrf";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { dashboardTeam, oneViewCookieOf, postForm, useServerForDashboard, type DashboardTeam, type PostOptions } from "../../helpers/dashboard";
 import { expectErrorPage } from "../../helpers/http";
 import { createTestProject } from "../../helpers/partner";
-import { signInPerson } from "../../helpers/person-tokens";
-import { CLIENT_ADDRESS_HEADER } from "../../helpers/sign-in";
-
-const SESSION_COOKIE = "authjs.session-token";
 
 let server: AppServer;
 let projectId: string;
 let otherProjectId: string;
-const people = {} as Record<"owner" | "developer" | "viewer" | "stranger", { userId: string; session: string }>;
-
-async function sessionOf(userId: string, accessToken: string): Promise<string> {
-  return encode({ token: { sub: userId, accessToken }, secret: await appAuthSecret(), salt: SESSION_COOKIE });
-}
+let people: DashboardTeam;
 
 beforeAll(async () => {
   server = await startAppServer();
-  const sso = `${server.url}/sso`;
-  process.env.SSO_URL = sso;
-  process.env.TRUSTED_PROXY_HEADER = CLIENT_ADDRESS_HEADER;
+  useServerForDashboard(server);
   projectId = (await createTestProject()).project_id;
   otherProjectId = (await createTestProject()).project_id;
-  for (const role of ["owner", "developer", "viewer", "stranger"] as const) {
-    const signedIn = await signInPerson(sso, { environment: "sandbox" });
-    const user = await db().signInUser.findUniqueOrThrow({ where: { id: signedIn.userId } });
-    if (role !== "stranger") await addMember({ projectId, email: user.email, role }, { actorId: "cli" });
-    people[role] = { userId: signedIn.userId, session: await sessionOf(signedIn.userId, signedIn.accessToken) };
-  }
+  people = await dashboardTeam(server, projectId);
 }, 60_000);
 afterAll(() => server?.close());
 
-let addresses = 0;
-/** A form post as a browser on our page sends it: the session and CSRF cookies, the token in the form, our origin. */
-function post(path: string, fields: Record<string, string>, options: { session?: string | null; csrf?: "match" | "missing" | "different"; origin?: string } = {}) {
-  addresses += 1;
-  const token = newCsrfToken();
-  const cookies = [`svc_csrf=${token}`];
-  if (options.session !== null) cookies.push(`${SESSION_COOKIE}=${options.session ?? people.owner.session}`);
-  const csrf = options.csrf ?? "match";
-  const form = new URLSearchParams({ ...(csrf === "missing" ? {} : { csrf_token: csrf === "match" ? token : newCsrfToken() }), ...fields });
-  return fetch(`${server.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: cookies.join("; "),
-      origin: options.origin ?? server.url,
-      [CLIENT_ADDRESS_HEADER]: `10.88.${Math.floor(addresses / 250)}.${addresses % 250}`,
-    },
-    body: form.toString(),
-  });
-}
+const post = (path: string, fields: Record<string, string>, options: Partial<PostOptions> = {}) => postForm(server, path, fields, { session: people.owner.session, ...options });
 
 const keysPath = (project = projectId, environment = "sandbox") => `/dashboard/${project}/${environment}/keys`;
 
 async function shownOnce(response: Response, userId: string, environment = "sandbox") {
-  const setCookie = response.headers.get("set-cookie") ?? "";
-  expect(setCookie).toMatch(new RegExp(`^${SHOWN_ONCE_COOKIE}=[A-Za-z0-9_-]+; Path=/dashboard; Max-Age=60; HttpOnly; SameSite=Strict$`));
-  return openShownOnce(setCookie.split(";")[0]!.split("=")[1], { userId, projectId, environment });
+  return openShownOnce(oneViewCookieOf(response, SHOWN_ONCE_COOKIE), { userId, projectId, environment });
+}
+
+/** The 303 back to the keys page with the form's refusals, as its next view opens them. */
+async function refused(response: Response) {
+  expect(response.status).toBe(303);
+  expect(response.headers.get("location")).toBe(keysPath());
+  return openRefusedForm(oneViewCookieOf(response, FORM_ERRORS_COOKIE), { userId: people.owner.userId, projectId, environment: "sandbox" });
 }
 
 async function createKeyAs(role: "owner" | "developer", type = "secret") {
@@ -86,8 +55,8 @@ describe("Create key", () => {
     expect(response.headers.get("location")).toBe(keysPath());
     expect(response.headers.get("cache-control")).toBe("no-store");
     const shown = await shownOnce(response, people.owner.userId);
-    expect(shown).toMatchObject({ kind: "created", keyId: expect.stringMatching(/^key_/), secret: expect.stringMatching(/^sk_sandbox_/) });
-    const key = await db().apiKey.findUniqueOrThrow({ where: { id: shown!.keyId } });
+    expect(shown).toMatchObject({ kind: "key_created", objectId: expect.stringMatching(/^key_/), secret: expect.stringMatching(/^sk_sandbox_/) });
+    const key = await db().apiKey.findUniqueOrThrow({ where: { id: shown!.objectId } });
     expect(key).toMatchObject({ projectId, environment: "sandbox", type: "secret", status: "active" });
     expect(JSON.stringify(key)).not.toContain(shown!.secret);
     expect(key.secretHash).toBe(hashSecret(shown!.secret));
@@ -130,8 +99,12 @@ describe("Create key", () => {
     await expectErrorPage(await post(`${keysPath(otherProjectId)}/create`, { type: "secret" }), 404, "Page not found");
   });
 
-  it("refuses a type that is not secret or publishable, an unknown field and a bad environment", async () => {
-    expect((await post(`${keysPath()}/create`, { type: "root" })).status).toBe(422);
+  it("brings a type that is not secret or publishable back to the form; refuses an unknown field and a bad environment", async () => {
+    expect(await refused(await post(`${keysPath()}/create`, { type: "root" }))).toEqual({
+      form: "create-key",
+      values: { type: "root" },
+      errors: [{ field: "type", message: "Choose a secret or a publishable key" }],
+    });
     expect((await post(`${keysPath()}/create`, { type: "secret", environment: "live" })).status).toBe(400);
     await expectErrorPage(await post(`/dashboard/${projectId}/staging/keys/create`, { type: "secret" }), 404, "Page not found");
   });
@@ -140,62 +113,80 @@ describe("Create key", () => {
 describe("Roll", () => {
   it("gives the successor's secret once and ends the predecessor after the overlap", async () => {
     const created = await createKeyAs("owner");
-    const response = await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "2" });
+    const response = await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "2" });
     expect(response.status).toBe(303);
     const shown = await shownOnce(response, people.owner.userId);
-    expect(shown).toMatchObject({ kind: "rolled", predecessorId: created.keyId, secret: expect.stringMatching(/^sk_sandbox_/) });
-    const predecessor = await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } });
+    expect(shown).toMatchObject({ kind: "key_rolled", predecessorId: created.objectId, secret: expect.stringMatching(/^sk_sandbox_/) });
+    const predecessor = await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } });
     expect(predecessor.expiresAt?.toISOString()).toBe(shown!.predecessorExpiresAt);
     expect(predecessor.expiresAt!.getTime() - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
     // A rolled key rolls no more: the API's rule, the same here (409).
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "2" }), 409, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "2" }), 409, "Sorry, that did not work");
   });
 
-  it("refuses an overlap that is not 0 to 168 whole hours", async () => {
+  it("brings an overlap that is not 0 to 168 whole hours back to its row's form, as typed, with an error summary, and rolls nothing", async () => {
     const created = await createKeyAs("owner");
-    for (const overlap of ["169", "-1", "1.5", "soon", ""]) expect((await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: overlap })).status).toBe(422);
+    const messages = {
+      "999": "Overlap must be at most 168 hours (a week)",
+      "-1": "Overlap must be a whole number of hours, from 0 to 168",
+      "1.5": "Overlap must be a whole number of hours, from 0 to 168",
+      "": "Enter the overlap in hours, from 0 to 168",
+    };
+    for (const [overlap, message] of Object.entries(messages)) {
+      expect(await refused(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: overlap }))).toEqual({
+        form: `roll-${created.objectId}`,
+        values: { overlap_hours: overlap },
+        errors: [{ field: "overlap_hours", message }],
+      });
+    }
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).expiresAt).toBeNull();
+
+    // Only the member who posted, in that project and environment, can open it (the page shows it: tests/e2e/dashboard-keys.spec.ts).
+    const sealed = oneViewCookieOf(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "999" }), FORM_ERRORS_COOKIE);
+    expect(await openRefusedForm(sealed, { userId: people.developer.userId, projectId, environment: "sandbox" })).toBeNull();
+    expect(await openRefusedForm(sealed, { userId: people.owner.userId, projectId, environment: "live" })).toBeNull();
   });
 
   it("refuses a developer and a viewer (403), and another project's key (404)", async () => {
     const created = await createKeyAs("developer");
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "0" }, { session: people.developer.session }), 403, "Sorry, that did not work");
-    await expectErrorPage(await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "0" }, { session: people.viewer.session }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "0" }, { session: people.developer.session }), 403, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "0" }, { session: people.viewer.session }), 403, "Sorry, that did not work");
     const foreign = await db().apiKey.findFirstOrThrow({ where: { projectId: otherProjectId } });
     await expectErrorPage(await post(`${keysPath()}/${foreign.id}/roll`, { overlap_hours: "0" }), 404, "Page not found");
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).expiresAt).toBeNull();
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).expiresAt).toBeNull();
   });
 });
 
 describe("Revoke", () => {
   it("revokes at once for an owner, then 303s back saying so", async () => {
     const created = await createKeyAs("owner");
-    const response = await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {});
+    const response = await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {});
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`${keysPath()}?revoked=${created.keyId}`);
+    expect(response.headers.get("location")).toBe(`${keysPath()}?revoked=${created.objectId}`);
     expect(response.headers.get("set-cookie")).toBeNull();
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).status).toBe("revoked");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).status).toBe("revoked");
   });
 
   it("refuses a developer and a viewer (403) and leaves the key working", async () => {
     const created = await createKeyAs("developer");
     for (const role of ["developer", "viewer"] as const) {
-      await expectErrorPage(await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {}, { session: people[role].session }), 403, "Sorry, that did not work");
+      await expectErrorPage(await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {}, { session: people[role].session }), 403, "Sorry, that did not work");
     }
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.keyId } })).status).toBe("active");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: created.objectId } })).status).toBe("active");
   });
 
   it("refuses a key of the other environment (401 environment_mismatch)", async () => {
     const created = await createKeyAs("owner");
-    await expectErrorPage(await post(`${keysPath(projectId, "live")}/${created.keyId}/revoke/confirm`, {}), 401, "Sorry, that did not work");
+    await expectErrorPage(await post(`${keysPath(projectId, "live")}/${created.objectId}/revoke/confirm`, {}), 401, "Sorry, that did not work");
   });
 });
 
 describe("the audit log", () => {
   it("names who did what to which key, and never a secret", async () => {
     const created = await createKeyAs("developer");
-    await post(`${keysPath()}/${created.keyId}/roll`, { overlap_hours: "1" });
-    await post(`${keysPath()}/${created.keyId}/revoke/confirm`, {});
-    const entries = (await listAuditEntries({ projectId, limit: 500 })).filter((entry) => entry.objectId === created.keyId);
+    await post(`${keysPath()}/${created.objectId}/roll`, { overlap_hours: "1" });
+    await post(`${keysPath()}/${created.objectId}/revoke/confirm`, {});
+    const entries = (await listAuditEntries({ projectId, limit: 500 })).filter((entry) => entry.objectId === created.objectId);
     expect(entries.map((entry) => [entry.actorId, entry.action, entry.environment])).toEqual([
       [people.owner.userId, "key.revoked", "sandbox"],
       [people.owner.userId, "key.rolled", "sandbox"],

@@ -63,6 +63,8 @@ describe("every page", () => {
       "/dashboard/project/environment/activity",
       "/dashboard/project/environment/keys",
       "/dashboard/project/environment/keys/id/revoke",
+      "/dashboard/project/environment/webhooks",
+      "/dashboard/project/environment/webhooks/id",
       "/dashboard/sign-in",
       "/docs/api",
       "/eligibility",
@@ -102,11 +104,12 @@ describe("every page", () => {
 });
 
 describe("the dashboard's pages", () => {
-  it("let their Sign in and Sign out forms go on to the sign-in provider, are never cached, and forget a shown-once secret after one view", async () => {
-    const page = await view("/dashboard/proj_00000000000000000000000000/sandbox/keys", { cookie: "dash_shown_once=sealed" });
+  it("let their Sign in and Sign out forms go on to the sign-in provider, are never cached, and forget a shown-once secret and a refused form after one view", async () => {
+    const page = await view("/dashboard/proj_00000000000000000000000000/sandbox/keys", { cookie: "dash_shown_once=sealed; dash_form_errors=sealed" });
     expect(policyDirectives(page.headers.get("content-security-policy")).get("form-action")).toBe(`form-action 'self' ${new URL(process.env.SSO_URL ?? "http://localhost:3000/sso").origin}`);
     expect(page.headers.get("cache-control")).toBe("no-store");
     expect(page.headers.getSetCookie()).toContain("dash_shown_once=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict");
+    expect(page.headers.getSetCookie()).toContain("dash_form_errors=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict");
     expect((await view("/dashboard")).headers.getSetCookie().filter((cookie) => cookie.startsWith("dash_shown_once"))).toEqual([]);
   });
 });
@@ -123,6 +126,13 @@ describe("every route handler that answers HTML", () => {
       "/dashboard/project/environment/keys/create",
       "/dashboard/project/environment/keys/id/revoke/confirm",
       "/dashboard/project/environment/keys/id/roll",
+      "/dashboard/project/environment/webhooks/create",
+      "/dashboard/project/environment/webhooks/id/disable",
+      "/dashboard/project/environment/webhooks/id/enable",
+      "/dashboard/project/environment/webhooks/id/recover",
+      "/dashboard/project/environment/webhooks/id/replay",
+      "/dashboard/project/environment/webhooks/id/roll",
+      "/dashboard/project/environment/webhooks/id/update",
       `/pay/${SAMPLES.token}/bank`,
     ]);
   });

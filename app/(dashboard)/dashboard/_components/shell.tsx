@@ -4,9 +4,10 @@ import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 
-export type DashboardSection = "keys" | "activity" | "events" | "applications" | "accounts";
+// Every section every role may read, in the order the nav shows them; Activity (owners only) follows.
+const SECTION_WORDS = { keys: "API keys", webhooks: "Webhooks", events: "Events", applications: "Applications", accounts: "Accounts" } as const;
 
-const READ_SECTION_WORDS = { events: "Events", applications: "Applications", accounts: "Accounts" } as const;
+export type DashboardSection = keyof typeof SECTION_WORDS | "activity";
 
 const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
@@ -55,12 +56,9 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
       </nav>
       {current.environment === "live" ? <p className="dashboard-live-banner">You are looking at live data: changes here affect real borrowers.</p> : null}
       <nav className="dashboard-sections" aria-label="Sections">
-        <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
-          API keys
-        </a>
-        {(["events", "applications", "accounts"] as const).map((read) => (
-          <a key={read} href={`/dashboard/${current.id}/${current.environment}/${read}`} aria-current={section === read ? "page" : undefined}>
-            {READ_SECTION_WORDS[read]}
+        {(Object.keys(SECTION_WORDS) as Array<keyof typeof SECTION_WORDS>).map((name) => (
+          <a key={name} href={`/dashboard/${current.id}/${current.environment}/${name}`} aria-current={section === name ? "page" : undefined}>
+            {SECTION_WORDS[name]}
           </a>
         ))}
         {view.allowed.read_audit_log ? (

@@ -23,6 +23,13 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "member.role_changed": "Changed a member's role",
   "member.removed": "Removed a member",
   "decision.released": "Released a locked decision",
+  "webhook_endpoint.created": "Added a webhook endpoint",
+  "webhook_endpoint.updated": "Edited a webhook endpoint",
+  "webhook_endpoint.disabled": "Disabled a webhook endpoint",
+  "webhook_endpoint.enabled": "Enabled a webhook endpoint",
+  "webhook_endpoint.secret_rolled": "Rolled a webhook signing secret",
+  "webhook_endpoint.recovered": "Recovered failed webhook deliveries",
+  "event.replayed": "Replayed an event",
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });

@@ -8,26 +8,34 @@ import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { listKeysForDashboard } from "@/lib/dashboard/keys";
 import { dashboardKeyParamsSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
 import { readPageValues } from "@/lib/wire/page-values";
-import { openShownOnce, SHOWN_ONCE_COOKIE, type ShownOnce } from "@/lib/dashboard/shown-once";
+import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
 import { dashboardView } from "@/lib/dashboard/view";
 import { CSRF_COOKIE } from "@/lib/wire/csrf";
-import { CopyButton } from "../../../_components/copy-button";
+import { NewSecret } from "../../../_components/new-secret";
+import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, titleWith } from "../../../_components/refused-form";
 import { DashboardShell } from "../../../_components/shell";
+import { when } from "../../../_components/when";
 import { signedInOrRedirect } from "../../../_components/signed-in";
+import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
 import "../../../../../(account)/account/account.css";
 import "../../../dashboard.css";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "API keys", robots: { index: false, follow: false } };
-
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
+  const userId = await signedInUserIdOfPage();
+  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
+  return { title: titleWith("API keys", refused), robots: { index: false, follow: false } };
+}
+
+const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours" };
 
 /** After a revoke, the key that was revoked (…/keys?revoked=key_…). */
 const keysPageQuery = { revoked: dashboardKeyParamsSchema.shape.id };
 
-const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
-const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : "Never");
 const STATUS_WORDS = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
 
 export default async function KeysPage({ params, searchParams }: Props) {
@@ -43,12 +51,24 @@ export default async function KeysPage({ params, searchParams }: Props) {
   const csrfToken = jar.get(CSRF_COOKIE)?.value ?? "";
   const shown = await openShownOnce(jar.get(SHOWN_ONCE_COOKIE)?.value, { userId, projectId: address.project, environment: address.environment });
   const { revoked } = readPageValues(keysPageQuery, await searchParams);
+  const refused = await refusedFormOf({ userId, ...address });
+  const createRefused = refusalsOf(refused, "create-key");
   const base = `/dashboard/${address.project}/${address.environment}/keys`;
   const environmentWord = address.environment === "sandbox" ? "sandbox" : "live";
   return (
     <DashboardShell view={view} section="keys">
       <h1>API keys</h1>
-      {shown ? <NewSecret shown={shown} /> : null}
+      <ErrorSummary refused={refused} labels={FIELD_LABELS} fieldId={(field) => (field === "type" ? "key-type" : `overlap-${refused?.form.slice("roll-".length)}`)} />
+      {shown?.kind === "key_created" || shown?.kind === "key_rolled" ? (
+        <NewSecret heading={shown.kind === "key_created" ? "Your new key" : "Your rolled key's successor"} secret={shown.secret}>
+          <p>Key id: {shown.objectId}</p>
+          {shown.kind === "key_rolled" && shown.predecessorExpiresAt ? (
+            <p>
+              The old key {shown.predecessorId} keeps working until {when(shown.predecessorExpiresAt)}.
+            </p>
+          ) : null}
+        </NewSecret>
+      ) : null}
       {revoked ? (
         <p className="dashboard-panel" role="status">
           Key {revoked} is revoked: it no longer authenticates.
@@ -56,11 +76,12 @@ export default async function KeysPage({ params, searchParams }: Props) {
       ) : null}
       <p>Your {environmentWord} keys. A secret key is shown only once, when it is made; we keep a hash of it, so we cannot show it again.</p>
       {view.allowed.create_key ? (
-        <form method="post" action={`${base}/create`} className="dashboard-form">
+        <form method="post" action={`${base}/create`} className="dashboard-form" noValidate>
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <div>
             <label htmlFor="key-type">Type of key</label>
-            <select id="key-type" name="type" defaultValue="secret">
+            <FieldError id="key-type-error" message={createRefused?.errors.type} />
+            <select id="key-type" name="type" defaultValue="secret" aria-invalid={createRefused?.errors.type ? true : undefined} aria-describedby={createRefused?.errors.type ? "key-type-error" : undefined}>
               <option value="secret">Secret (for your servers)</option>
               <option value="publishable">Publishable (for browsers)</option>
             </select>
@@ -86,7 +107,9 @@ export default async function KeysPage({ params, searchParams }: Props) {
               </tr>
             </thead>
             <tbody>
-              {keys.map((key) => (
+              {keys.map((key) => {
+                const rollRefused = refusalsOf(refused, `roll-${key.id}`);
+                return (
                 <tr key={key.id}>
                   <td>
                     <code>
@@ -106,11 +129,23 @@ export default async function KeysPage({ params, searchParams }: Props) {
                       {key.status === "active" ? (
                         <div className="dashboard-row-actions">
                           {view.allowed.roll_key && !key.expires_at ? (
-                            <form method="post" action={`${base}/${key.id}/roll`} className="dashboard-form">
+                            <form method="post" action={`${base}/${key.id}/roll`} className="dashboard-form" noValidate>
                               <input type="hidden" name="csrf_token" value={csrfToken} />
                               <div>
                                 <label htmlFor={`overlap-${key.id}`}>Overlap in hours</label>
-                                <input id={`overlap-${key.id}`} name="overlap_hours" type="number" inputMode="numeric" min={0} max={168} defaultValue={24} required />
+                                <FieldError id={`overlap-${key.id}-error`} message={rollRefused?.errors.overlap_hours} />
+                                <input
+                                  id={`overlap-${key.id}`}
+                                  name="overlap_hours"
+                                  type="number"
+                                  inputMode="numeric"
+                                  min={0}
+                                  max={168}
+                                  defaultValue={rollRefused?.values.overlap_hours ?? 24}
+                                  required
+                                  aria-invalid={rollRefused?.errors.overlap_hours ? true : undefined}
+                                  aria-describedby={rollRefused?.errors.overlap_hours ? `overlap-${key.id}-error` : undefined}
+                                />
                               </div>
                               <button type="submit" className="account-button account-button-secondary">
                                 Roll <span className="visually-hidden">key ending {key.last4}</span>
@@ -127,32 +162,12 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     </td>
                   ) : null}
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
         </div>
       )}
     </DashboardShell>
-  );
-}
-
-function NewSecret({ shown }: { shown: ShownOnce }) {
-  return (
-    <section className="dashboard-panel dashboard-panel-warning" aria-labelledby="new-secret-heading">
-      <h2 id="new-secret-heading">{shown.kind === "created" ? "Your new key" : "Your rolled key's successor"}</h2>
-      <p>
-        <strong>Copy this secret now. It will not be shown again:</strong> we keep only a hash of it.
-      </p>
-      <code className="dashboard-secret" data-testid="new-secret">
-        {shown.secret}
-      </code>
-      <CopyButton value={shown.secret} label="Copy secret" />
-      <p>Key id: {shown.keyId}</p>
-      {shown.kind === "rolled" && shown.predecessorExpiresAt ? (
-        <p>
-          The old key {shown.predecessorId} keeps working until {when(shown.predecessorExpiresAt)}.
-        </p>
-      ) : null}
-    </section>
   );
 }
