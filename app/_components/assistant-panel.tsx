@@ -3,16 +3,16 @@
 // the conversation, a labelled question box and a Send button, all reachable and usable with the keyboard alone
 // (Escape closes it and gives focus back to the launcher). It posts to POST /api/assistant/public with the page's
 // `svc_csrf` cookie echoed in `X-CSRF-Token` (docs/site.md). The answers are HTML the server sanitised; the
-// visitor's own words are only ever rendered as text. It stays off the pages that have a task of their own
-// (the hosted journey, the payment page, sign-in, the borrower area and the API reference), and it is the only
-// chat on the site's pages: the support widget (widget.js) is for the other site origins.
+// visitor's own words are only ever rendered as text. It stays off the pages that have a task of their own (the
+// hosted journey, the payment page, sign-in, the borrower area, the partner dashboard and the API reference), and it
+// is the only chat on the site's pages: the support widget (widget.js) is for the other site origins.
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import styles from "./assistant-panel.module.css";
 
 const ENDPOINT = "/api/assistant/public";
 const MAX_LENGTH = 500;
-const HIDDEN_ON = [/^\/apply\/./, /^\/pay\//, /^\/sso(\/|$)/, /^\/account(\/|$)/, /^\/docs\/api(\/|$)/];
+const HIDDEN_ON = [/^\/apply\/./, /^\/pay\//, /^\/sso(\/|$)/, /^\/account(\/|$)/, /^\/dashboard(\/|$)/, /^\/docs\/api(\/|$)/];
 
 type NewEntry = { from: "visitor"; text: string } | { from: "assistant"; html: string } | { from: "error"; text: string };
 type Entry = NewEntry & { id: number };

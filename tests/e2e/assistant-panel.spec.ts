@@ -1,6 +1,6 @@
 // The site assistant's chat panel in Chromium behind the production server (issue 29 items 2 and 7, spec 4.1): the
 // home page sets the `svc_csrf` cookie, the panel opens, asks and answers with the keyboard alone, shows the
-// visitor's markup as text, hands account questions to sign-in, closes on Escape, stays off the API reference,
+// visitor's markup as text, hands account questions to sign-in, closes on Escape, stays off the API reference and the dashboard,
 // and has no serious or critical accessibility violation, open, on a desktop and on a phone.
 import { expect, test, type Page } from "@playwright/test";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
@@ -99,10 +99,12 @@ test("the visitor's markup is shown as text and never runs", async ({ page }) =>
   await expect(page).toHaveTitle(title);
 });
 
-test("the panel stays off the API reference", async ({ page }) => {
-  await page.goto("/docs/api");
-  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-  await expect(page.getByRole("button", { name: "Ask a question" })).toHaveCount(0);
+test("the panel stays off the API reference and the partner dashboard", async ({ page }) => {
+  for (const path of ["/docs/api", "/dashboard/sign-in"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Ask a question" })).toHaveCount(0);
+  }
 });
 
 for (const viewport of VIEWPORTS) {
