@@ -4,8 +4,8 @@
 // cookie that shows it once.
 import { assertFormFromOurSite } from "../wire/csrf";
 import { dashboardMemberOrThrow } from "./access";
-import { createKeyFromDashboard, revokeKeyFromDashboard, rollKeyFromDashboard } from "./keys";
-import type { createKeyFormSchema, DashboardParams, revokeKeyFormSchema, rollKeyFormSchema } from "./schemas";
+import { createKeyFromDashboard, revokeKeyFromDashboard, revokeTokensFromDashboard, rollKeyFromDashboard, setAllowedOriginsFromDashboard } from "./keys";
+import type { allowedOriginsFormSchema, confirmFormSchema, createKeyFormSchema, DashboardParams, revokeKeyFormSchema, rollKeyFormSchema } from "./schemas";
 import { shownOnceCookie } from "./shown-once";
 import type { z } from "zod";
 
@@ -29,7 +29,7 @@ export function keysPagePath(params: DashboardParams): string {
   return `/dashboard/${params.project}/${params.environment}/keys`;
 }
 
-function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
+export function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
   assertFormFromOurSite({ formToken: post.form.csrf_token, cookieToken: post.cookieToken, origin: post.origin, host: post.host });
 }
 
@@ -69,4 +69,18 @@ export async function submitRevokeKeyForm(post: FormPost<z.output<typeof revokeK
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_key" });
   await revokeKeyFromDashboard({ member, id: post.keyId });
   return { location: `${keysPagePath(post.params)}?revoked=${post.keyId}` };
+}
+
+export async function submitAllowedOriginsForm(post: FormPost<z.output<typeof allowedOriginsFormSchema>> & { keyId: string }): Promise<AfterPost> {
+  assertFromOurPage(post);
+  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "set_key_origins" });
+  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: post.form.allowed_origins });
+  return { location: `${keysPagePath(post.params)}?origins=${post.keyId}` };
+}
+
+export async function submitRevokeTokensForm(post: FormPost<z.output<typeof confirmFormSchema>>): Promise<AfterPost> {
+  assertFromOurPage(post);
+  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_tokens" });
+  await revokeTokensFromDashboard({ member });
+  return { location: `${keysPagePath(post.params)}?tokens=revoked` };
 }

@@ -1,7 +1,8 @@
 // The dashboard's addresses and forms. Every page and action is under /dashboard/{project}/{environment}/…, so the
 // project and the Sandbox / Live switch are in the address (shareable, no hidden state); forms are plain HTML posts.
 import { z } from "zod";
-import { KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
+import { allowedOriginsSchema, KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
+import { projectRoleSchema } from "../team/schemas";
 import { requestString } from "../wire/request-string";
 
 const projectId = requestString().regex(/^proj_[0-9a-z]{26}$/);
@@ -28,3 +29,32 @@ export const rollKeyFormSchema = z.strictObject({
 });
 
 export const revokeKeyFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+const userId = requestString().regex(/^usr_[0-9a-z]{26}$/);
+
+export const dashboardMemberParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, user: userId });
+
+/** A form whose only field is the page's CSRF token: a confirmation page's button. */
+export const confirmFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+export const inviteMemberFormSchema = z.strictObject({
+  csrf_token: csrfToken,
+  email: requestString().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address, like name@example.com")),
+  role: projectRoleSchema,
+});
+
+export const changeRoleFormSchema = z.strictObject({ csrf_token: csrfToken, role: projectRoleSchema });
+
+/** One origin a line, as the keys page's text box sends them; blank lines are ignored. */
+export const allowedOriginsFormSchema = z.strictObject({
+  csrf_token: csrfToken,
+  allowed_origins: requestString()
+    .max(4_000)
+    .transform((text) =>
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    )
+    .pipe(allowedOriginsSchema),
+});

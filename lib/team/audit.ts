@@ -15,6 +15,9 @@ export const AUDITED_ACTIONS = [
   "member.added",
   "member.role_changed",
   "member.removed",
+  "member.invited",
+  "tokens.revoked",
+  "key.origins_changed",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -4,9 +4,9 @@ import type { ReactNode } from "react";
 import type { DashboardView } from "@/lib/dashboard/view";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 
-export type DashboardSection = "keys" | "activity";
+export type DashboardSection = "keys" | "activity" | "team" | "usage";
 
-const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
+export const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
 export function DashboardShell({ view, section, children }: { view: DashboardView; section: DashboardSection; children: ReactNode }) {
   const { current } = view;
@@ -55,6 +55,12 @@ export function DashboardShell({ view, section, children }: { view: DashboardVie
       <nav className="dashboard-sections" aria-label="Sections">
         <a href={`/dashboard/${current.id}/${current.environment}/keys`} aria-current={section === "keys" ? "page" : undefined}>
           API keys
+        </a>
+        <a href={`/dashboard/${current.id}/${current.environment}/team`} aria-current={section === "team" ? "page" : undefined}>
+          Team
+        </a>
+        <a href={`/dashboard/${current.id}/${current.environment}/usage`} aria-current={section === "usage" ? "page" : undefined}>
+          Usage
         </a>
         {view.allowed.read_audit_log ? (
           <a href={`/dashboard/${current.id}/${current.environment}/activity`} aria-current={section === "activity" ? "page" : undefined}>

@@ -22,6 +22,9 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "member.added": "Added a member",
   "member.role_changed": "Changed a member's role",
   "member.removed": "Removed a member",
+  "member.invited": "Invited someone to the team",
+  "tokens.revoked": "Revoked every access token",
+  "key.origins_changed": "Changed a key's allowed origins",
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
