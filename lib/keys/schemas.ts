@@ -20,7 +20,8 @@ export const MAX_ALLOWED_ORIGINS = 10;
 // An origin exactly as a browser sends it in the Origin header: https and a host (and a port), or plain http for
 // localhost alone; lower case, no path, no trailing slash. Anything else could never match a browser's Origin.
 const ALLOWED_ORIGIN_FORM = /^(?:https:\/\/[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|http:\/\/localhost)(?::\d{1,5})?$/;
-const ORIGIN_REASON = "must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port";
+const ORIGIN_REASON =
+  "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port.";
 
 export const allowedOriginSchema = requestString()
   .max(253, ORIGIN_REASON)
@@ -29,8 +30,9 @@ export const allowedOriginSchema = requestString()
 /** A publishable key's pages (docs/apply-js.md, "Which pages may use a key"): empty for any origin. */
 export const allowedOriginsSchema = z
   .array(allowedOriginSchema)
-  .max(MAX_ALLOWED_ORIGINS, `must list at most ${MAX_ALLOWED_ORIGINS} origins`)
-  .refine((origins) => new Set(origins).size === origins.length, "must not list an origin twice");
+  // A refinement rather than .max(): zod runs a length check even on a string that is not an array.
+  .refine((origins) => origins.length <= MAX_ALLOWED_ORIGINS, { message: `allowed_origins must list at most ${MAX_ALLOWED_ORIGINS} origins.`, params: { reason: "too_large" } })
+  .refine((origins) => new Set(origins).size === origins.length, { message: "allowed_origins must not list an origin twice.", params: { reason: "duplicate" } });
 
 export const createKeyBodySchema = z
   .strictObject({
