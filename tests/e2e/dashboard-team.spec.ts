@@ -9,6 +9,9 @@ import { cliJson, createProjectWithCli, sandboxHeaders } from "./cli-project";
 import { DASHBOARD_PASSWORD, signInAt, teamMember } from "./dashboard-session";
 import { noSidewaysScroll, seriousViolations } from "./accessibility";
 
+// Each test signs in through the real pages and walks several of them; Usage also waits for the counter's flush.
+test.describe.configure({ timeout: 90_000 });
+
 async function checkPhone(page: Page, screenshot: string) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
@@ -29,7 +32,8 @@ test("an owner invites someone by email, changes their role, removes them, and c
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Team");
   await expect(page.getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
   const team = page.getByRole("region", { name: /^The team/ });
-  await expect(team.getByRole("row").filter({ hasText: email })).toContainText(/Grace Hopper\s*\(you\).*Owner/);
+  await expect(team.getByRole("row").filter({ hasText: email }).getByRole("cell").first()).toHaveText("Grace Hopper (you)");
+  await expect(team.getByRole("row").filter({ hasText: email }).getByRole("cell").nth(2)).toHaveText("Owner");
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByLabel("Email address").fill(inviteeEmail);
@@ -38,19 +42,20 @@ test("an owner invites someone by email, changes their role, removes them, and c
   await expect(page).toHaveURL(new RegExp(`${teamPath}\\?done=added$`));
   await expect(page.getByRole("status")).toHaveText("They are in the team now, and we have let them know.");
   const invitee = team.getByRole("row").filter({ hasText: inviteeEmail });
-  await expect(invitee).toContainText(/Ada Lovelace.*Developer/);
+  await expect(invitee.getByRole("cell").first()).toHaveText("Ada Lovelace");
+  await expect(invitee.getByRole("cell").nth(2)).toHaveText("Developer");
 
   await invitee.getByLabel(/^Role/).selectOption("viewer");
   await invitee.getByRole("button", { name: /^Change role/ }).click();
   await expect(page).toHaveURL(new RegExp(`${teamPath}\\?done=role_changed$`));
-  await expect(team.getByRole("row").filter({ hasText: inviteeEmail })).toContainText("Viewer");
+  await expect(team.getByRole("row").filter({ hasText: inviteeEmail }).getByRole("cell").nth(2)).toHaveText("Viewer");
 
   // The last owner stays an owner, and the page says why.
   await team.getByRole("row").filter({ hasText: email }).getByLabel(/^Role/).selectOption("developer");
   await team.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Change role/ }).click();
   await expect(page).toHaveURL(new RegExp(`${teamPath}\\?problem=last_owner$`));
-  await expect(page.getByRole("alert")).toContainText("A project always keeps an owner: make someone else an owner first");
-  await expect(team.getByRole("row").filter({ hasText: email })).toContainText("Owner");
+  await expect(page.getByRole("alert").filter({ hasText: "That was not done" })).toContainText("A project always keeps an owner: make someone else an owner first");
+  await expect(team.getByRole("row").filter({ hasText: email }).getByRole("cell").nth(2)).toHaveText("Owner");
   await page.screenshot({ path: "test-results/dashboard-team-last-owner-desktop.png", fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -74,8 +79,8 @@ test("an owner invites someone by email, changes their role, removes them, and c
 
   await page.getByRole("link", { name: "Activity" }).click();
   const activity = page.getByRole("region", { name: /The latest/ });
-  await expect(activity.getByRole("row").nth(1)).toContainText("You Invited someone to the team");
-  await expect(activity.getByRole("row").nth(2)).toContainText("You Removed a member");
+  await expect(activity.getByRole("row").nth(1)).toContainText(/You\s*Invited someone to the team\s*inv_/);
+  await expect(activity.getByRole("row").nth(2)).toContainText(/You\s*Removed a member\s*usr_/);
   expect(policyViolations).toEqual([]);
   await context.close();
 });
@@ -108,7 +113,7 @@ test("an owner limits a publishable key to one origin, sees today's requests on 
   await expect(async () => {
     await page.reload();
     await expect(todayRow.getByRole("cell").first()).toHaveText(today);
-    expect(Number(await todayRow.getByRole("cell").nth(1).textContent())).toBeGreaterThanOrEqual(5);
+    expect(Number(await todayRow.getByRole("cell").nth(1).textContent())).toBeGreaterThanOrEqual(4);
   }).toPass();
   const requestsToday = Number(await todayRow.getByRole("cell").nth(1).textContent());
   await expect(todayRow.getByRole("cell").nth(2)).toHaveText("0");
@@ -143,7 +148,7 @@ test("a viewer reads Team and Usage without a control", async ({ browser }) => {
   const { context, page, policyViolations } = await signInAt(browser, teamPath, email, { width: 390, height: 844 });
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Team");
-  await expect(page.getByRole("region", { name: /^The team/ }).getByRole("row").filter({ hasText: ownerEmail })).toContainText("Owner");
+  await expect(page.getByRole("region", { name: /^The team/ }).getByRole("row").filter({ hasText: ownerEmail }).getByRole("cell").nth(2)).toHaveText("Owner");
   await expect(page.getByRole("button", { name: "Invite" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Change role/ })).toHaveCount(0);
   await expect(page.getByRole("link", { name: /^Remove/ })).toHaveCount(0);
@@ -160,7 +165,7 @@ test("a viewer reads Team and Usage without a control", async ({ browser }) => {
   await page.getByRole("link", { name: "API keys" }).click();
   await expect(page.getByRole("link", { name: /^Revoke all/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Save origins/ })).toHaveCount(0);
-  await expect(page.getByText(/^: any origin$/)).toHaveCount(0);
+  await expect(page.getByText(/^pk_sandbox_….{4}: any origin$/)).toBeVisible();
   expect((await page.request.get(`/dashboard/${project.project_id}/sandbox/keys/revoke-tokens`)).status()).toBe(404);
   expect(policyViolations).toEqual([]);
   await context.close();

@@ -40,8 +40,8 @@ const PROBLEM_WORDS = {
 
 const ROLE_HINTS = {
   owner: "everything, including keys, tokens and the team",
-  developer: "creates keys and manages webhooks",
-  viewer: "reads every page",
+  developer: "create keys and manage webhooks",
+  viewer: "read every page",
 } as const;
 
 export default async function TeamPage({ params, searchParams }: Props) {

@@ -25,9 +25,9 @@ const utcDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short"
 const utcDayWithYear = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 const count = new Intl.NumberFormat("en-GB");
 
-/** A label under the first bar, then every seventh, ending on today's. */
+/** A label under every seventh bar, the last three days before today's: a label centred under an end bar would be cut off. */
 function labelOf(day: UsageDay, index: number): string[] | undefined {
-  return (DAYS - 1 - index) % 7 === 0 ? [utcDay.format(new Date(`${day.date}T00:00:00Z`))] : undefined;
+  return (DAYS - 1 - index) % 7 === 3 ? [utcDay.format(new Date(`${day.date}T00:00:00Z`))] : undefined;
 }
 
 export default async function UsagePage({ params }: { params: Promise<Record<string, string>> }) {
@@ -61,7 +61,7 @@ export default async function UsagePage({ params }: { params: Promise<Record<str
         over the rate limit (429).
       </p>
       <figure className="account-chart dashboard-usage-chart">
-        <figcaption id="usage-chart-title">Requests per UTC day, oldest first: answered, and refused with 429 stacked on top.</figcaption>
+        <figcaption id="usage-chart-title">Requests per UTC day, oldest first (the last bar is today): answered, and refused with 429 stacked on top.</figcaption>
         <BarChart
           bars={bars}
           maxValue={Math.max(...days.map((day) => day.requests), 1)}
