@@ -33,6 +33,7 @@ export const revokeKeyFormSchema = z.strictObject({ csrf_token: csrfToken });
 const userId = requestString().regex(/^usr_[0-9a-z]{26}$/);
 
 export const dashboardMemberParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, user: userId });
+export const dashboardInvitationParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, invitation: requestString().regex(/^inv_[0-9a-z]{26}$/) });
 
 /** A form whose only field is the page's CSRF token: a confirmation page's button. */
 export const confirmFormSchema = z.strictObject({ csrf_token: csrfToken });

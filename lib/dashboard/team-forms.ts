@@ -3,7 +3,7 @@
 // audit entry with the signed-in person as the actor. A refusal a person can act on (the last owner, someone
 // already in the team) comes back to the Team page as a message rather than an error page.
 import { ApiError } from "../errors";
-import { inviteMember } from "../team/invitations";
+import { cancelInvitation, inviteMember } from "../team/invitations";
 import { changeMemberRole, removeMember } from "../team/service";
 import type { z } from "zod";
 import { dashboardMemberOrThrow } from "./access";
@@ -11,7 +11,7 @@ import { assertFromOurPage, type AfterPost, type FormPost } from "./key-forms";
 import type { changeRoleFormSchema, confirmFormSchema, DashboardParams, inviteMemberFormSchema } from "./schemas";
 
 /** What the Team page says after a form, from its address (…/team?done=… or ?problem=…). */
-export const TEAM_OUTCOMES = ["added", "invited", "role_changed", "removed"] as const;
+export const TEAM_OUTCOMES = ["added", "invited", "invitation_cancelled", "role_changed", "removed"] as const;
 export const TEAM_PROBLEMS = ["last_owner", "already_in_team"] as const;
 type TeamOutcome = (typeof TEAM_OUTCOMES)[number];
 type TeamProblem = (typeof TEAM_PROBLEMS)[number];
@@ -68,4 +68,11 @@ export async function submitRemoveMemberForm(post: FormPost<z.output<typeof conf
     post.params,
     "last_owner",
   );
+}
+
+export async function submitCancelInvitationForm(post: FormPost<z.output<typeof confirmFormSchema>> & { invitationId: string }): Promise<AfterPost> {
+  assertFromOurPage(post);
+  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  await cancelInvitation({ projectId: member.tenant.projectId, invitationId: post.invitationId }, { actorId: member.userId });
+  return { location: teamPagePath(post.params, { done: "invitation_cancelled" }) };
 }

@@ -18,6 +18,7 @@ export const AUDITED_ACTIONS = [
   "member.invited",
   "tokens.revoked",
   "key.origins_changed",
+  "member.invitation_cancelled",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -62,6 +62,15 @@ export function listInvitations({ projectId }: { projectId: string }) {
   return db().teamInvitation.findMany({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true, email: true, role: true, createdAt: true } });
 }
 
+/** Withdraws a pending invitation (a mistyped address, a change of mind); another project's is 404. */
+export async function cancelInvitation({ projectId, invitationId }: { projectId: string; invitationId: string }, { actorId, database = db() }: { actorId: string; database?: DatabaseClient }) {
+  return inTransaction(database, async (transaction) => {
+    const { count } = await transaction.teamInvitation.deleteMany({ where: { id: invitationId, projectId } });
+    if (count === 0) throw notFound("invitation", invitationId);
+    await recordAudit(transaction, { projectId, actorId, action: "member.invitation_cancelled", objectId: invitationId });
+  });
+}
+
 /** A new sign-in user joins every team that invited their address, with the role each gave; answers how many. */
 export async function acceptInvitations(transaction: DatabaseClient, user: { id: string; email: string }): Promise<number> {
   const invitations = await transaction.teamInvitation.findMany({ where: { email: user.email } });

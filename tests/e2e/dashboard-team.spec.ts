@@ -73,14 +73,19 @@ test("an owner invites someone by email, changes their role, removes them, and c
   await page.getByLabel("Email address").fill(newcomer);
   await page.getByRole("button", { name: "Invite" }).click();
   await expect(page).toHaveURL(new RegExp(`${teamPath}\\?done=invited$`));
-  await expect(page.getByRole("region", { name: "Invitations waiting" }).getByRole("row").filter({ hasText: newcomer })).toContainText("Developer");
+  const waiting = page.getByRole("region", { name: "Invitations waiting" }).getByRole("row").filter({ hasText: newcomer });
+  await expect(waiting.getByRole("cell").nth(1)).toHaveText("Developer");
   await page.screenshot({ path: "test-results/dashboard-team-desktop.png", fullPage: true });
   await checkPhone(page, "dashboard-team-phone.png");
+  await waiting.getByRole("button", { name: /^Cancel invitation/ }).click();
+  await expect(page).toHaveURL(new RegExp(`${teamPath}\\?done=invitation_cancelled$`));
+  await expect(page.getByRole("region", { name: "Invitations waiting" })).toHaveCount(0);
 
   await page.getByRole("link", { name: "Activity" }).click();
   const activity = page.getByRole("region", { name: /The latest/ });
-  await expect(activity.getByRole("row").nth(1)).toContainText(/You\s*Invited someone to the team\s*inv_/);
-  await expect(activity.getByRole("row").nth(2)).toContainText(/You\s*Removed a member\s*usr_/);
+  await expect(activity.getByRole("row").nth(1)).toContainText(/You\s*Cancelled an invitation\s*inv_/);
+  await expect(activity.getByRole("row").nth(2)).toContainText(/You\s*Invited someone to the team\s*inv_/);
+  await expect(activity.getByRole("row").nth(3)).toContainText(/You\s*Removed a member\s*usr_/);
   expect(policyViolations).toEqual([]);
   await context.close();
 });

@@ -9,6 +9,7 @@ import { db } from "@/lib/db";
 import { appAuthSecret } from "@/lib/oidc/keys";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { listNotifications } from "@/lib/notifications/notifications";
+import { inviteMember } from "@/lib/team/invitations";
 import { addMember, roleOf } from "@/lib/team/service";
 import { newCsrfToken } from "@/lib/wire/csrf";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -83,10 +84,13 @@ async function memberWith(role: "owner" | "developer" | "viewer"): Promise<strin
 async function actions(): Promise<Array<{ name: string; path: string; fields: Record<string, string>; allowed: string[] }>> {
   const target = await memberWith("viewer");
   const publishable = await db().apiKey.findFirstOrThrow({ where: { projectId, environment: "sandbox", type: "publishable" } });
+  const invitation = await inviteMember({ projectId, email: `pending.${Date.now()}.${Math.random()}@example.test`, role: "viewer" }, { actorId: "cli" });
+  if (invitation.outcome !== "pending") throw new Error("expected a pending invitation");
   return [
     { name: "Invite", path: `${base()}/team/invite`, fields: { email: `invitee.${Date.now()}@example.test`, role: "viewer" }, allowed: ["owner"] },
     { name: "Change role", path: `${base()}/team/${target}/role`, fields: { role: "developer" }, allowed: ["owner"] },
     { name: "Remove", path: `${base()}/team/${target}/remove/confirm`, fields: {}, allowed: ["owner"] },
+    { name: "Cancel invitation", path: `${base()}/team/invitations/${invitation.invitationId}/cancel`, fields: {}, allowed: ["owner"] },
     { name: "Revoke all tokens", path: `${base()}/keys/revoke-tokens/confirm`, fields: {}, allowed: ["owner"] },
     { name: "Allowed origins", path: `${base()}/keys/${publishable.id}/origins`, fields: { allowed_origins: "https://shop.example.com" }, allowed: ["owner", "developer"] },
   ];
@@ -144,6 +148,17 @@ describe("Invite", () => {
     expect(await roleOf({ projectId, userId: user.id })).toBe("viewer");
     expect(await db().teamInvitation.count({ where: { email } })).toBe(0);
     expect(await auditOf(user.id)).toMatchObject({ actorId: people.owner.userId, action: "member.added" });
+  });
+
+  it("cancels a pending invitation, audited as the owner's, so the address does not join when its sign-in is created", async () => {
+    const email = `withdrawn.${Date.now()}@example.test`;
+    await expectSeeOther(await post(`${base()}/team/invite`, { email, role: "developer" }), `${base()}/team?done=invited`);
+    const invitation = await db().teamInvitation.findUniqueOrThrow({ where: { projectId_email: { projectId, email } } });
+    await expectSeeOther(await post(`${base()}/team/invitations/${invitation.id}/cancel`, {}), `${base()}/team?done=invitation_cancelled`);
+    expect(await auditOf(invitation.id)).toMatchObject({ actorId: people.owner.userId, action: "member.invitation_cancelled" });
+    await expectErrorPage(await post(`${base()}/team/invitations/${invitation.id}/cancel`, {}), 404, "Page not found");
+    const user = await createTestUser({ email });
+    expect(await roleOf({ projectId, userId: user.id })).toBeNull();
   });
 
   it("answers someone already in the team with the Team page's message", async () => {

@@ -129,6 +129,7 @@ describe("every route handler that answers HTML", () => {
       "/dashboard/project/environment/keys/id/revoke/confirm",
       "/dashboard/project/environment/keys/id/roll",
       "/dashboard/project/environment/keys/revoke-tokens/confirm",
+      "/dashboard/project/environment/team/invitations/invitation/cancel",
       "/dashboard/project/environment/team/invite",
       "/dashboard/project/environment/team/user/remove/confirm",
       "/dashboard/project/environment/team/user/role",

@@ -25,6 +25,7 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "member.invited": "Invited someone to the team",
   "tokens.revoked": "Revoked every access token",
   "key.origins_changed": "Changed a key's allowed origins",
+  "member.invitation_cancelled": "Cancelled an invitation",
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });

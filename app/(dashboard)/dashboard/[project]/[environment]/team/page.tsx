@@ -29,6 +29,7 @@ const teamPageQuery = { done: z.enum(TEAM_OUTCOMES), problem: z.enum(TEAM_PROBLE
 const DONE_WORDS = {
   added: "They are in the team now, and we have let them know.",
   invited: "They have no Lending Platform sign-in yet. We have sent them the invitation; they join the team as soon as an operator creates their sign-in.",
+  invitation_cancelled: "The invitation is cancelled: that address will not join the team.",
   role_changed: "Their role is changed.",
   removed: "They are no longer in the team.",
 } as const;
@@ -163,6 +164,7 @@ export default async function TeamPage({ params, searchParams }: Props) {
                   <th scope="col">Email</th>
                   <th scope="col">Role</th>
                   <th scope="col">Invited</th>
+                  {manage ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -171,6 +173,16 @@ export default async function TeamPage({ params, searchParams }: Props) {
                     <td className="dashboard-wrap">{invitation.email}</td>
                     <td data-label="Role">{ROLE_WORDS[invitation.role]}</td>
                     <td data-label="Invited">{formatDay(invitation.createdAt)}</td>
+                    {manage ? (
+                      <td>
+                        <form method="post" action={`${base}/invitations/${invitation.id}/cancel`} className="dashboard-form">
+                          <input type="hidden" name="csrf_token" value={csrfToken} />
+                          <button type="submit" className="account-button account-button-secondary">
+                            Cancel invitation <span className="visually-hidden">of {invitation.email}</span>
+                          </button>
+                        </form>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
