@@ -130,7 +130,7 @@ test("an owner limits a publishable key to one origin, sees today's requests on 
   await checkPhone(page, "dashboard-usage-phone.png");
 
   await page.getByRole("link", { name: "API keys" }).click();
-  await page.getByRole("link", { name: "Revoke all sandbox tokens" }).click();
+  await page.getByRole("link", { name: "Revoke all access tokens" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Revoke every sandbox access token?");
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole("button", { name: "Revoke all tokens" }).click();

@@ -189,7 +189,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
             If a token may have leaked, revoke every {environmentWord} access token issued until now. Keys keep working, so your servers simply get new tokens.
           </p>
           <a className="account-link" href={`${base}/revoke-tokens`}>
-            Revoke all {environmentWord} tokens
+            Revoke all access tokens
           </a>
         </section>
       ) : null}
