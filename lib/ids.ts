@@ -40,6 +40,8 @@ export const ID_PREFIXES = {
   signInClient: "sso_client",
   /** An entry of a project's dashboard audit log (ours). */
   auditEntry: "aud",
+  /** An owner's invitation to join a project's team (ours). */
+  teamInvitation: "inv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -28,7 +28,7 @@ const notificationFlags = limitFlags.extend({ project: z.string().startsWith("pr
 export const notificationsList: Command = {
   words: ["notifications", "list"],
   synopsis: "[--project proj_...] [--limit N] [--json]",
-  description: "Notifications to partner teams (endpoints disabled for failing), newest first, and whether each was emailed.",
+  description: "Notifications to partner teams (endpoints disabled for failing, team invitations), newest first, and whether each was emailed.",
   options: {
     project: { type: "string", value: "proj_...", description: "Only this project's notifications." },
     limit: { type: "string", value: "N", description: "How many notifications (1-500, default 50)." },
@@ -38,7 +38,8 @@ export const notificationsList: Command = {
     await database();
     const notifications = await listNotifications({ projectId: flags.project, limit: flags.limit });
     const lines = notifications.map(
-      (notification) => `${notification.created_at}  ${notification.project_id}  ${notification.subject}  (${notification.sent_at ? `emailed ${notification.sent_at}` : "not emailed"})`,
+      (notification) =>
+        `${notification.created_at}  ${notification.project_id}  ${notification.subject}${notification.recipient_email ? `  to ${notification.recipient_email}` : ""}  (${notification.sent_at ? `emailed ${notification.sent_at}` : "not emailed"})`,
     );
     print(lines.length ? lines.join("\n") : "No notifications.", notifications);
   },

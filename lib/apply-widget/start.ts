@@ -44,9 +44,28 @@ async function assertSiteKeyOrigin(tenant: Tenant, embeddingOrigin: string | und
   }
 }
 
-export async function startWidgetApplication(options: { tenant: Tenant; now: Date; input: StartWidgetApplicationInput; origin: string | null }) {
+/**
+ * A key that lists its pages' origins starts applications from those pages alone; a caller with no Origin (a
+ * server) is refused too, since the partner chose to tie the key to pages.
+ */
+function assertKeyAllowsOrigin(allowedOrigins: readonly string[], embeddingOrigin: string | undefined): void {
+  if (allowedOrigins.length === 0 || (embeddingOrigin !== undefined && allowedOrigins.includes(embeddingOrigin))) return;
+  throw new ApiError("origin_not_allowed", {
+    message: `This publishable key may be used only on pages of ${allowedOrigins.join(", ")}. Add this page's origin to the key's allowed origins in the dashboard's API keys, or use another key.`,
+  });
+}
+
+export async function startWidgetApplication(options: {
+  tenant: Tenant;
+  now: Date;
+  input: StartWidgetApplicationInput;
+  origin: string | null;
+  /** The publishable key's allowed origins; empty, any. */
+  allowedOrigins?: readonly string[];
+}) {
   const { tenant, now, input } = options;
   const embeddingOrigin = embeddingOriginOf(options.origin, tenant.environment);
+  assertKeyAllowsOrigin(options.allowedOrigins ?? [], embeddingOrigin);
   await assertSiteKeyOrigin(tenant, embeddingOrigin);
   // Its company lookup spends the widget starts' share of the registry's budget, never the partners' reserve.
   const application = await createApplication({ tenant, now, input, embeddingOrigin, registryCaller: "widget" });

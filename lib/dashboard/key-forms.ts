@@ -3,10 +3,19 @@
 // calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
 // cookie that shows it once.
 import { dashboardMemberOrThrow } from "./access";
-import { createKeyFromDashboard, revokeKeyFromDashboard, rollKeyFromDashboard } from "./keys";
+import { createKeyFromDashboard, revokeKeyFromDashboard, revokeTokensFromDashboard, rollKeyFromDashboard, setAllowedOriginsFromDashboard } from "./keys";
 import { backWithRefusals, checkForm } from "./form-errors";
 import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
-import { createKeyFieldsSchema, rollKeyFieldsSchema, type createKeyFormSchema, type DashboardParams, type revokeKeyFormSchema, type rollKeyFormSchema } from "./schemas";
+import {
+  createKeyFieldsSchema,
+  rollKeyFieldsSchema,
+  type allowedOriginsFormSchema,
+  type confirmFormSchema,
+  type createKeyFormSchema,
+  type DashboardParams,
+  type revokeKeyFormSchema,
+  type rollKeyFormSchema,
+} from "./schemas";
 import { shownOnceCookie } from "./shown-once";
 import type { z } from "zod";
 
@@ -57,4 +66,18 @@ export async function submitRevokeKeyForm(post: FormPost<z.output<typeof revokeK
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_key" });
   await revokeKeyFromDashboard({ member, id: post.keyId });
   return { location: `${keysPagePath(post.params)}?revoked=${post.keyId}` };
+}
+
+export async function submitAllowedOriginsForm(post: FormPost<z.output<typeof allowedOriginsFormSchema>> & { keyId: string }): Promise<AfterPost> {
+  assertFromOurPage(post);
+  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "set_key_origins" });
+  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: post.form.allowed_origins });
+  return { location: `${keysPagePath(post.params)}?origins=${post.keyId}` };
+}
+
+export async function submitRevokeTokensForm(post: FormPost<z.output<typeof confirmFormSchema>>): Promise<AfterPost> {
+  assertFromOurPage(post);
+  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_tokens" });
+  await revokeTokensFromDashboard({ member });
+  return { location: `${keysPagePath(post.params)}?tokens=revoked` };
 }

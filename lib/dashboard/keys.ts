@@ -3,7 +3,8 @@
 import { clock } from "../clock";
 import { inTransaction, db } from "../db";
 import { serializeKey } from "../keys/serialize";
-import { createKey, revokeKey, rollKey } from "../keys/service";
+import { createKey, revokeKey, rollKey, setAllowedOrigins } from "../keys/service";
+import { revokeOutstandingTokens } from "../projects/manage-project";
 import { tenantWhere } from "../tenant";
 import { recordAudit } from "../team/audit";
 import type { DashboardMember } from "./access";
@@ -31,6 +32,20 @@ export async function revokeKeyFromDashboard({ member, id }: { member: Dashboard
 }
 
 export const auditedBy = (member: DashboardMember) => ({ projectId: member.tenant.projectId, environment: member.tenant.environment, actorId: member.userId });
+
+export async function setAllowedOriginsFromDashboard({ member, id, allowedOrigins }: { member: DashboardMember; id: string; allowedOrigins: string[] }) {
+  return inTransaction(db(), async (transaction) => {
+    const updated = await setAllowedOrigins({ tenant: member.tenant, id, allowedOrigins, transaction });
+    await recordAudit(transaction, { ...auditedBy(member), action: "key.origins_changed", objectId: id });
+    return updated;
+  });
+}
+
+/** What `cli project revoke-tokens --environment` does, for the environment of the address only. */
+export async function revokeTokensFromDashboard({ member }: { member: DashboardMember }) {
+  await revokeOutstandingTokens(db(), member.tenant.projectId, [member.tenant.environment]);
+  await recordAudit(db(), { ...auditedBy(member), action: "tokens.revoked", objectId: member.tenant.projectId });
+}
 
 /** The tenant's keys for the keys page, newest first: revoked ones too, so the page shows what happened to each. */
 export async function listKeysForDashboard({ member, limit = 100 }: { member: DashboardMember; limit?: number }) {

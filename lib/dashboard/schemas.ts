@@ -2,7 +2,8 @@
 // project and the Sandbox / Live switch are in the address (shareable, no hidden state); forms are plain HTML posts.
 import { z } from "zod";
 import { EVENT_TYPES } from "../events/events";
-import { KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
+import { allowedOriginsSchema, KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
+import { projectRoleSchema } from "../team/schemas";
 import { requestString } from "../wire/request-string";
 import { fromUkDateTimeInput } from "./uk-time";
 
@@ -79,4 +80,34 @@ export const recoverDeliveriesFieldsSchema = z.strictObject({
       if (!since) context.addIssue({ code: "custom", message: "Enter a real date and time, like 27/11/2026 09:30" });
       return since ?? z.NEVER;
     }),
+});
+
+const userId = requestString().regex(/^usr_[0-9a-z]{26}$/);
+
+export const dashboardMemberParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, user: userId });
+export const dashboardInvitationParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, invitation: requestString().regex(/^inv_[0-9a-z]{26}$/) });
+
+/** A form whose only field is the page's CSRF token: a confirmation page's button. */
+export const confirmFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+export const inviteMemberFormSchema = z.strictObject({
+  csrf_token: csrfToken,
+  email: requestString().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address, like name@example.com")),
+  role: projectRoleSchema,
+});
+
+export const changeRoleFormSchema = z.strictObject({ csrf_token: csrfToken, role: projectRoleSchema });
+
+/** One origin a line, as the keys page's text box sends them; blank lines are ignored. */
+export const allowedOriginsFormSchema = z.strictObject({
+  csrf_token: csrfToken,
+  allowed_origins: requestString()
+    .max(4_000)
+    .transform((text) =>
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    )
+    .pipe(allowedOriginsSchema),
 });

@@ -12,6 +12,8 @@ import { markKeyUsed } from "./service";
 export interface PublishableKeyCaller {
   keyId: string;
   tenant: Tenant;
+  /** The origins whose pages may use the key; empty, any. */
+  allowedOrigins: readonly string[];
 }
 
 const UNKNOWN_KEY = "Unknown publishable key: copy it again from your project's keys (pk_sandbox_… or pk_live_…).";
@@ -38,6 +40,7 @@ export async function authenticatePublishableKey(presented: string): Promise<Pub
   await markKeyUsed(key.id);
   return {
     keyId: key.id,
+    allowedOrigins: key.allowedOrigins,
     tenant: { projectId: key.projectId, environment: key.environment, sandboxClockOffsetDays: key.environment === "sandbox" ? project.sandboxClockOffsetDays : 0 },
   };
 }

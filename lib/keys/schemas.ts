@@ -14,11 +14,45 @@ export const listKeysQuerySchema = listQuerySchema({
   status: z.enum(KEY_STATUSES).optional(),
 });
 
-export const createKeyBodySchema = z.strictObject({
-  type: z.enum(KEY_TYPES),
-  /** Defaults to the token's environment; the other environment is refused (environment_mismatch). */
-  environment: z.enum(KEY_ENVIRONMENTS).optional(),
-});
+/** At most this many origins per publishable key. */
+export const MAX_ALLOWED_ORIGINS = 10;
+
+// An origin exactly as a browser sends it in the Origin header: https and a host (and a port), or plain http for
+// localhost alone; lower case, no path, no trailing slash. Anything else could never match a browser's Origin.
+const ALLOWED_ORIGIN_FORM = /^(?:https:\/\/[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|http:\/\/localhost)(?::\d{1,5})?$/;
+const ORIGIN_REASON =
+  "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port.";
+
+export const allowedOriginSchema = requestString()
+  .max(253, ORIGIN_REASON)
+  .refine((origin) => ALLOWED_ORIGIN_FORM.test(origin) && new URL(origin).origin === origin, ORIGIN_REASON);
+
+/** A publishable key's pages (docs/apply-js.md, "Which pages may use a key"): empty for any origin. */
+export const allowedOriginsSchema = z
+  .array(allowedOriginSchema)
+  // A refinement rather than .max(): zod runs a length check even on a string that is not an array.
+  .refine((origins) => origins.length <= MAX_ALLOWED_ORIGINS, { message: `allowed_origins must list at most ${MAX_ALLOWED_ORIGINS} origins.`, params: { reason: "too_large" } })
+  .refine((origins) => new Set(origins).size === origins.length, { message: "allowed_origins must not list an origin twice.", params: { reason: "duplicate" } });
+
+export const createKeyBodySchema = z
+  .strictObject({
+    type: z.enum(KEY_TYPES),
+    /** Defaults to the token's environment; the other environment is refused (environment_mismatch). */
+    environment: z.enum(KEY_ENVIRONMENTS).optional(),
+    allowed_origins: allowedOriginsSchema
+      .optional()
+      .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key (at most 10); absent or empty, any origin." }),
+  })
+  .superRefine((body, context) => {
+    if (body.type === "secret" && body.allowed_origins !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["allowed_origins"],
+        message: "allowed_origins applies to publishable keys only: a secret key is never used from a page.",
+        params: { reason: "not_allowed" },
+      });
+    }
+  });
 
 export const rollKeyBodySchema = z
   .strictObject({ overlap_hours: z.number().int().min(0).max(168).default(24) })
@@ -40,6 +74,10 @@ const keyFields = {
   revoked_at: timestamp().nullable(),
   predecessor: idOf("key").nullable(),
   created_at: timestamp(),
+  allowed_origins: z
+    .array(text())
+    .optional()
+    .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key; empty, any origin." }),
 };
 
 export const apiKeySchema = z.strictObject(keyFields).meta({ id: "ApiKey", description: "An API key (spec 2.8); never its secret." });

@@ -24,5 +24,6 @@ export function serializeKey(key: ApiKey, now: Date) {
     revoked_at: key.revokedAt?.toISOString() ?? null,
     predecessor: key.predecessorId,
     created_at: key.createdAt.toISOString(),
+    ...(key.type === "publishable" ? { allowed_origins: key.allowedOrigins } : {}),
   };
 }

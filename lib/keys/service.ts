@@ -59,7 +59,7 @@ export async function createKey(options: { tenant: Tenant; input: z.output<typeo
   assertSameEnvironment(tenant, { environment });
   const now = clock.now();
   const { secret, row } = newKeyRow({ projectId: tenant.projectId, type: input.type, environment, createdAt: now });
-  const key = await database.apiKey.create({ data: row });
+  const key = await database.apiKey.create({ data: { ...row, allowedOrigins: input.allowed_origins ?? [] } });
   return { ...serializeKey(key, now), secret };
 }
 
@@ -86,7 +86,8 @@ export async function rollKey(options: { tenant: Tenant; id: string; overlapHour
       createdAt: now,
       predecessorId: predecessor.id,
     });
-    const successor = await transaction.apiKey.create({ data: row });
+    // The successor serves the same pages as its predecessor.
+    const successor = await transaction.apiKey.create({ data: { ...row, allowedOrigins: predecessor.allowedOrigins } });
     await transaction.apiKey.update({ where: { id }, data: { expiresAt: predecessorExpiresAt } });
     forgetCachedKey(id);
     return { ...serializeKey(successor, now), secret, predecessor: predecessor.id, predecessor_expires_at: predecessorExpiresAt.toISOString() };
@@ -112,6 +113,20 @@ export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) 
   });
   forgetCachedKey(id);
   return serializeKey(revoked, now);
+}
+
+/** Sets which origins' pages may start applications with a publishable key (allowedOriginsSchema's; empty: any). */
+export async function setAllowedOrigins(options: { tenant: Tenant; id: string; allowedOrigins: string[]; transaction?: DatabaseClient }) {
+  const { tenant, id, allowedOrigins, transaction: database = db() } = options;
+  const key = await getOwnKeyOrThrow(tenant, id, database);
+  if (key.type !== "publishable") {
+    throw new ApiError("validation_failed", {
+      message: "Allowed origins apply to publishable keys only.",
+      detail: [{ field: "allowed_origins", reason: "not_allowed" }],
+    });
+  }
+  const updated = await database.apiKey.update({ where: { id }, data: { allowedOrigins } });
+  return serializeKey(updated, clock.now());
 }
 
 /** The OAuth "second client secret": another secret key of the tenant, the authenticating key's project and environment. */

@@ -1,6 +1,7 @@
 // Notifications to a partner's team (an endpoint disabled after failing deliveries, spec 3.5, or for a URL that
-// is not https). Always recorded in the database, in the transaction of the change they report; sent by email
-// when SMTP_URL is set and the project has an owner email. `cli notifications list` shows them either way.
+// is not https) and to one person (an invitation to a team). Always recorded in the database, in the transaction
+// of the change they report; sent by email when SMTP_URL is set, to the person's address or else the project's
+// owner email. `cli notifications list` shows them either way. Addresses never reach the log.
 import nodemailer from "nodemailer";
 import { clock } from "../clock";
 import { db } from "../db";
@@ -11,9 +12,11 @@ import { log } from "../log";
 
 export interface NewNotification {
   projectId: string;
-  kind: "webhook_endpoint_disabled";
+  kind: "webhook_endpoint_disabled" | "team_invitation";
   subject: string;
   body: string;
+  /** For one person: their address, instead of the project's owner email. */
+  recipientEmail?: string;
 }
 
 export async function recordNotification(transaction: Prisma.TransactionClient, notification: NewNotification): Promise<string> {
@@ -77,7 +80,7 @@ function describeMailError(error: unknown): Record<string, unknown> {
 }
 
 /**
- * Claims the oldest unsent notification whose project has an owner address and that no other pass holds: a row
+ * Claims the oldest unsent notification with an address (its own or its project owner's) that no other pass holds: a row
  * another pass is claiming this instant is skipped (SKIP LOCKED), one it has claimed is left until its claim lapses.
  */
 async function claimNextNotification(): Promise<{ id: string; subject: string; body: string; owner_email: string } | undefined> {
@@ -87,12 +90,12 @@ async function claimNextNotification(): Promise<{ id: string; subject: string; b
     FROM projects
     WHERE projects.id = notifications.project_id AND notifications.id = (
       SELECT candidate.id FROM notifications candidate JOIN projects owner ON owner.id = candidate.project_id
-      WHERE candidate.sent_at IS NULL AND candidate.send_error IS NULL AND owner.owner_email IS NOT NULL
+      WHERE candidate.sent_at IS NULL AND candidate.send_error IS NULL AND COALESCE(candidate.recipient_email, owner.owner_email) IS NOT NULL
         AND (candidate.claimed_until IS NULL OR candidate.claimed_until <= ${now})
       ORDER BY candidate.id
       LIMIT 1
       FOR UPDATE OF candidate SKIP LOCKED)
-    RETURNING notifications.id, notifications.subject, notifications.body, projects.owner_email`;
+    RETURNING notifications.id, notifications.subject, notifications.body, COALESCE(notifications.recipient_email, projects.owner_email) AS owner_email`;
   return notification;
 }
 
@@ -108,6 +111,7 @@ export async function listNotifications(options: { projectId?: string; limit: nu
     kind: row.kind,
     subject: row.subject,
     body: row.body,
+    ...(row.recipientEmail ? { recipient_email: row.recipientEmail } : {}),
     created_at: row.createdAt.toISOString(),
     sent_at: row.sentAt?.toISOString() ?? null,
     send_error: row.sendError,

@@ -1,37 +1,43 @@
 // The people who sign in at the sign-in provider, and the claims each scope releases about them (spec 4.10).
 import { clock } from "../clock";
-import { db, type Database } from "../db";
+import { db, transact, type Database } from "../db";
 import { ApiError } from "../errors";
 import type { SignInUser } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { acceptInvitations } from "../team/invitations";
 import { decoyPasswordHash, hashPassword, passwordMatches } from "./passwords";
 import { createSignInUserInputSchema, type CreateSignInUserInput } from "./schemas";
 
 export async function createSignInUser(database: Database, input: CreateSignInUserInput): Promise<{ id: string }> {
   const parsed = createSignInUserInputSchema.parse(input);
   const now = clock.now();
-  const created = await database.signInUser.createMany({
-    data: [
-      {
-        id: newId("user"),
-        email: parsed.email,
-        passwordHash: await hashPassword(parsed.password),
-        givenName: parsed.givenName,
-        familyName: parsed.familyName,
-        companyNumber: parsed.companyNumber ?? null,
-        companyName: parsed.companyName ?? null,
-        companyRole: parsed.companyRole ?? null,
-        environment: parsed.environment,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  // The address is personal data: the message does not repeat it.
-  if (created.count === 0) throw new ApiError("conflict", { message: "A user with this email address already exists." });
-  const user = await database.signInUser.findUniqueOrThrow({ where: { email: parsed.email }, select: { id: true } });
-  return { id: user.id };
+  const passwordHash = await hashPassword(parsed.password);
+  // With the teams that invited the address (lib/team/invitations.ts), in one transaction.
+  return transact(async (transaction) => {
+    const created = await transaction.signInUser.createMany({
+      data: [
+        {
+          id: newId("user"),
+          email: parsed.email,
+          passwordHash,
+          givenName: parsed.givenName,
+          familyName: parsed.familyName,
+          companyNumber: parsed.companyNumber ?? null,
+          companyName: parsed.companyName ?? null,
+          companyRole: parsed.companyRole ?? null,
+          environment: parsed.environment,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    // The address is personal data: the message does not repeat it.
+    if (created.count === 0) throw new ApiError("conflict", { message: "A user with this email address already exists." });
+    const user = await transaction.signInUser.findUniqueOrThrow({ where: { email: parsed.email }, select: { id: true } });
+    await acceptInvitations(transaction, { id: user.id, email: parsed.email });
+    return { id: user.id };
+  }, database);
 }
 
 /**

@@ -23,6 +23,10 @@ export const AUDITED_ACTIONS = [
   "webhook_endpoint.secret_rolled",
   "webhook_endpoint.recovered",
   "event.replayed",
+  "member.invited",
+  "tokens.revoked",
+  "key.origins_changed",
+  "member.invitation_cancelled",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

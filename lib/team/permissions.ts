@@ -9,6 +9,7 @@ export const DASHBOARD_ACTIONS = [
   "read",
   "manage_webhooks",
   "create_key",
+  "set_key_origins",
   "roll_key",
   "revoke_key",
   "revoke_tokens",
@@ -18,12 +19,12 @@ export const DASHBOARD_ACTIONS = [
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
-// Viewers read; developers also manage webhooks and create keys; owners also hold everything that cannot be undone
+// Viewers read; developers also manage webhooks, create keys and say which pages may use a publishable key; owners also hold everything that cannot be undone
 // or that changes who may act (rolling and revoking keys, revoking tokens, the team, releasing a locked decision),
 // and the audit log of who did those things.
 const ALLOWED: Record<ProjectRole, ReadonlySet<DashboardAction>> = {
   viewer: new Set(["read"]),
-  developer: new Set(["read", "manage_webhooks", "create_key"]),
+  developer: new Set(["read", "manage_webhooks", "create_key", "set_key_origins"]),
   owner: new Set(DASHBOARD_ACTIONS),
 };
 

@@ -198,6 +198,8 @@ it("fires every event type the platform emits, and none carries a name, date of 
 });
 
 it("names in NOT_EMITTED only types that nothing in the source emits", () => {
-  const emitters = readSourceFiles(["lib", "app"]).filter(({ file }) => file !== "lib/events/events.ts");
+  // The catalogue, and the dashboard's words for every type in it, name them without emitting them.
+  const describers = new Set(["lib/events/events.ts", "app/(dashboard)/dashboard/_components/browse-words.ts"]);
+  const emitters = readSourceFiles(["lib", "app"]).filter(({ file }) => !describers.has(file));
   for (const type of NOT_EMITTED) expect(emitters.filter(({ text }) => text.includes(`"${type}"`)).map(({ file }) => file), type).toEqual([]);
 });

@@ -25,6 +25,7 @@ interface ApiKeyBody {
   created_at: string;
   secret?: string;
   predecessor_expires_at?: string;
+  allowed_origins?: string[];
 }
 
 interface ListBody {
@@ -167,7 +168,7 @@ describe("creating keys", () => {
   it.each([
     ["a missing type", 422, "validation_failed", {}, [{ field: "type", reason: "required", message: "type is required." }]],
     ["an unknown type", 422, "validation_failed", { type: "admin" }, [expect.objectContaining({ field: "type", reason: "invalid_value" })]],
-    ["an unknown field", 400, "unknown_field", { type: "secret", colour: "red" }, [{ field: "colour", reason: "unknown_field", message: "Unknown field `colour`: the fields accepted here are type and environment." }]],
+    ["an unknown field", 400, "unknown_field", { type: "secret", colour: "red" }, [{ field: "colour", reason: "unknown_field", message: "Unknown field `colour`: the fields accepted here are type, environment and allowed_origins." }]],
   ])("answers %s with %i %s", async (_name, status, code, body, detail) => {
     const { token } = await freshProject();
     const error = await expectApiError(await call(token, "POST", "/keys", body), status, code);
@@ -351,5 +352,49 @@ describe("pagination", () => {
 
   it("answers a cursor of another resource type with 404 not_found", async () => {
     await expectApiError(await call(token, "GET", `/keys?starting_after=${newId("application")}`), 404, "not_found");
+  });
+});
+
+describe("allowed origins of publishable keys", () => {
+  it("stores the origins given to a publishable key, shows them on create, list and retrieve, and keeps them across a roll", async () => {
+    const { token } = await freshProject();
+    const origins = ["https://shop.example.com", "https://www.example.co.uk:8443", "http://localhost:3000"];
+    const created = await expectJson(await call(token, "POST", "/keys", { type: "publishable", allowed_origins: origins }), 201);
+    expect(created).toMatchObject({ type: "publishable", allowed_origins: origins });
+    expect((await list(token, "type=publishable")).data.find((key) => key.id === created.id)).toMatchObject({ allowed_origins: origins });
+    expect(await expectJson(await call(token, "GET", `/keys/${created.id}`), 200)).toMatchObject({ allowed_origins: origins });
+    const rolled = await expectJson(await call(token, "POST", `/keys/${created.id}/roll`, { overlap_hours: 0 }), 201);
+    expect(rolled).toMatchObject({ predecessor: created.id, allowed_origins: origins });
+  });
+
+  it("gives a publishable key created without origins an empty list (any origin), and a secret key no such field", async () => {
+    const { token } = await freshProject();
+    const publishable = await expectJson(await call(token, "POST", "/keys", { type: "publishable" }), 201);
+    expect(publishable.allowed_origins).toEqual([]);
+    const secret = await expectJson(await call(token, "POST", "/keys", { type: "secret" }), 201);
+    expect(secret).not.toHaveProperty("allowed_origins");
+    expect((await list(token, "type=secret")).data.every((key) => !("allowed_origins" in key))).toBe(true);
+  });
+
+  const ORIGIN_REASON = "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port.";
+  it.each([
+    ["a secret key with origins", { type: "secret", allowed_origins: ["https://shop.example.com"] }, [{ field: "allowed_origins", reason: "not_allowed", message: "allowed_origins applies to publishable keys only: a secret key is never used from a page." }]],
+    ["a secret key with an empty list", { type: "secret", allowed_origins: [] }, [expect.objectContaining({ field: "allowed_origins", reason: "not_allowed" })]],
+    ["plain http other than localhost", { type: "publishable", allowed_origins: ["http://shop.example.com"] }, [{ field: "allowed_origins.0", reason: "invalid", message: ORIGIN_REASON }]],
+    ["an origin with a path", { type: "publishable", allowed_origins: ["https://shop.example.com/checkout"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+    ["an origin with a trailing slash", { type: "publishable", allowed_origins: ["https://shop.example.com/"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+    ["an origin in upper case", { type: "publishable", allowed_origins: ["https://Shop.example.com"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+    ["a wildcard", { type: "publishable", allowed_origins: ["https://*.example.com"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+    ["an origin with credentials", { type: "publishable", allowed_origins: ["https://user@shop.example.com"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+    ["a second bad origin", { type: "publishable", allowed_origins: ["https://shop.example.com", "ftp://files.example.com"] }, [expect.objectContaining({ field: "allowed_origins.1" })]],
+    ["an origin listed twice", { type: "publishable", allowed_origins: ["https://shop.example.com", "https://shop.example.com"] }, [{ field: "allowed_origins", reason: "duplicate", message: "allowed_origins must not list an origin twice." }]],
+    ["eleven origins", { type: "publishable", allowed_origins: Array.from({ length: 11 }, (_, index) => `https://shop${index}.example.com`) }, [{ field: "allowed_origins", reason: "too_large", message: "allowed_origins must list at most 10 origins." }]],
+    ["a string instead of a list", { type: "publishable", allowed_origins: "https://shop.example.com" }, [{ field: "allowed_origins", reason: "invalid_type", message: "allowed_origins must be an array, not a string." }]],
+    ["a number in the list", { type: "publishable", allowed_origins: [443] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
+  ])("refuses %s with 422 validation_failed and creates nothing", async (_name, body, detail) => {
+    const { token } = await freshProject();
+    const error = await expectApiError(await call(token, "POST", "/keys", body), 422, "validation_failed");
+    expect(error.error.detail).toEqual(detail);
+    expect((await list(token)).data).toHaveLength(2);
   });
 });

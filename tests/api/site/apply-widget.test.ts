@@ -18,7 +18,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { hashSecret } from "@/lib/keys/secrets";
-import { revokeKey, rollKey } from "@/lib/keys/service";
+import { createKey, revokeKey, rollKey } from "@/lib/keys/service";
 import { setProjectStatus } from "@/lib/projects/manage-project";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -165,6 +165,20 @@ describe("POST /apply/v1/applications", () => {
     const body = await expectApiError(await start(valid(project[environment].publishable_key), origin), 403, "origin_not_allowed");
     expect(body.error.message).toContain(message);
     expect(await db().application.count({ where: { projectId: project.project_id } })).toBe(before);
+  });
+
+  it("starts applications with a key that lists allowed origins only from those origins, and says what to do otherwise", async () => {
+    const own = await createTestProject();
+    const { secret } = await createKey({ tenant: { projectId: own.project_id, environment: "sandbox" }, input: { type: "publishable", allowed_origins: [SHOP, "http://localhost:5173"] } });
+    expect(await expectJson(await start(valid(secret), SHOP), 201)).toMatchObject({ object: "application_handoff" });
+    expect(await expectJson(await start(valid(secret), "http://localhost:5173"), 201)).toMatchObject({ object: "application_handoff" });
+    for (const origin of ["https://elsewhere.example", "https://sub.shop.example", "http://shop.example", null]) {
+      const body = await expectApiError(await start(valid(secret), origin), 403, "origin_not_allowed");
+      expect(body.error.message).toBe(
+        "This publishable key may be used only on pages of https://shop.example, http://localhost:5173. Add this page's origin to the key's allowed origins in the dashboard's API keys, or use another key.",
+      );
+    }
+    expect(await db().application.count({ where: { projectId: own.project_id } })).toBe(2);
   });
 
   describe("refuses every bad input with the envelope, starting nothing", () => {

@@ -1,7 +1,8 @@
 // Pieces the read sections' pages share: an object's timeline of events, the link to a list's older page, and the
 // filter form's frame.
 import type { ReactNode } from "react";
-import { eventWords, formatDateTime } from "./browse-words";
+import {eventWords } from "./browse-words";
+import { when } from "./when";
 
 export interface TimelineEvent {
   id: string;
@@ -16,7 +17,7 @@ export function Timeline({ events, eventsPath, about }: { events: readonly Timel
     <ol className="dashboard-timeline">
       {events.map((event) => (
         <li key={event.id}>
-          <time dateTime={event.createdAt.toISOString()}>{formatDateTime(event.createdAt)}</time>{" "}
+          <time dateTime={event.createdAt.toISOString()}>{when(event.createdAt)}</time>{" "}
           <a href={`${eventsPath}/${event.id}`}>{eventWords(event.type)}</a> <code className="dashboard-muted">{event.type}</code>
         </li>
       ))}

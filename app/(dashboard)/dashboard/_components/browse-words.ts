@@ -60,13 +60,6 @@ export const PURPOSE_WORDS: Record<string, string> = {
   stock: "Stock",
 };
 
-const DATE_TIME = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
-
-/** An instant in UK time, as the dashboard's tables write it: 27 Nov 2026, 17:41. */
-export function formatDateTime(instant: string | Date): string {
-  return DATE_TIME.format(typeof instant === "string" ? new Date(instant) : instant);
-}
-
 /** A rate in basis points as a percentage: 1,750 bps is 17.5%. */
 export function formatBps(bps: number): string {
   return `${(bps / 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })}%`;

@@ -5,11 +5,11 @@ import type { DashboardView } from "@/lib/dashboard/view";
 import { SignOutButton } from "@/app/_auth/sign-out-button";
 
 // Every section every role may read, in the order the nav shows them; Activity (owners only) follows.
-const SECTION_WORDS = { keys: "API keys", webhooks: "Webhooks", events: "Events", applications: "Applications", accounts: "Accounts" } as const;
+const SECTION_WORDS = { keys: "API keys", webhooks: "Webhooks", events: "Events", applications: "Applications", accounts: "Accounts", team: "Team", usage: "Usage" } as const;
 
 export type DashboardSection = keyof typeof SECTION_WORDS | "activity";
 
-const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
+export const ROLE_WORDS = { owner: "Owner", developer: "Developer", viewer: "Viewer" } as const;
 
 export function DashboardShell({ view, section, children }: { view: DashboardView; section: DashboardSection; children: ReactNode }) {
   const { current } = view;

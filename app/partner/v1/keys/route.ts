@@ -14,7 +14,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   }),
   POST: endpoint({
     summary: "Create an API key",
-    description: "A secret (`sk_…`) or publishable (`pk_…`) key of the token's environment; the secret is shown once.",
+    description:
+      "A secret (`sk_…`) or publishable (`pk_…`) key of the token's environment; the secret is shown once. A publishable key may list " +
+      "`allowed_origins`, the only pages that may start applications with it (docs/apply-js.md).",
     responses: { 201: newApiKeySchema },
     errors: ["environment_mismatch"],
     auth: { kind: "bearer", scope: "partner:manage" },

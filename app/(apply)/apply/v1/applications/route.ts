@@ -17,6 +17,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: startWidgetApplicationBodySchema,
     responses: { 201: applicationHandoffSchema },
     errors: ["origin_not_allowed", "service_unavailable"],
-    handler: async ({ publishableKey, now, body, request }) => created(await startWidgetApplication({ tenant: publishableKey.tenant, now, input: body, origin: request.headers.get("origin") }), { "Cache-Control": "no-store" }),
+    handler: async ({ publishableKey, now, body, request }) => created(
+        await startWidgetApplication({ tenant: publishableKey.tenant, allowedOrigins: publishableKey.allowedOrigins, now, input: body, origin: request.headers.get("origin") }),
+        { "Cache-Control": "no-store" },
+      ),
   }),
 });

@@ -1,5 +1,6 @@
 // GET /dashboard/{project}/{environment}/accounts — the environment's servicing accounts, newest first, filtered by
 // status (spec 3.2's lifecycle), through `GET /partner/v1/accounts`'s own service and query schema.
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import type { Metadata } from "next";
 import { listAccounts } from "@/lib/accounts/service";
 import { ACCOUNT_STATUSES } from "@/lib/accounts/schemas";
@@ -9,7 +10,7 @@ import { formatPounds } from "@/lib/money";
 import { tenantNow } from "@/lib/tenant-clock";
 import { ACCOUNT_STATUS_WORDS, PRODUCT_WORDS } from "@/app/_components/loan-words";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { formatDateTime } from "@/app/(dashboard)/dashboard/_components/browse-words";
+
 import { FilterForm, Pager } from "@/app/(dashboard)/dashboard/_components/browse-parts";
 import { foundOrNotFound, pageParamsOrNotFound, queryOrNotFound, readerOrNotFound, withQuery } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
@@ -73,7 +74,7 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                       {account.borrower.company_number}, {account.id}
                     </span>
                   </td>
-                  <td data-label="Opened">{formatDateTime(account.created_at)}</td>
+                  <td data-label="Opened">{when(account.created_at)}</td>
                   <td data-label="Product">{PRODUCT_WORDS[account.product] ?? account.product}</td>
                   <td data-label="Payoff today" className="account-money">
                     {formatPounds(account.balance.payoff_pence)}

@@ -6,6 +6,7 @@ import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
 import { dashboardView } from "@/lib/dashboard/view";
 import { listAuditEntries, type AuditedAction } from "@/lib/team/audit";
 import { readPageValues } from "@/lib/wire/page-values";
+import { when } from "../../../_components/when";
 import { DashboardShell } from "../../../_components/shell";
 import { signedInOrRedirect } from "../../../_components/signed-in";
 import "../../../../../(account)/account/account.css";
@@ -30,9 +31,11 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "webhook_endpoint.secret_rolled": "Rolled a webhook signing secret",
   "webhook_endpoint.recovered": "Recovered failed webhook deliveries",
   "event.replayed": "Replayed an event",
+  "member.invited": "Invited someone to the team",
+  "tokens.revoked": "Revoked every access token",
+  "key.origins_changed": "Changed a key's allowed origins",
+  "member.invitation_cancelled": "Cancelled an invitation",
 };
-
-const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
 
 export default async function ActivityPage({ params }: { params: Promise<Record<string, string>> }) {
   const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
@@ -62,7 +65,7 @@ export default async function ActivityPage({ params }: { params: Promise<Record<
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td data-label="When">{dateTime.format(entry.createdAt)}</td>
+                  <td data-label="When">{when(entry.createdAt)}</td>
                   <td data-label="Who">{entry.actorId === userId ? "You" : entry.actorId === "cli" ? "An operator" : entry.actorId}</td>
                   <td data-label="What">{ACTION_WORDS[entry.action as AuditedAction] ?? entry.action}</td>
                   <td data-label="Which">{entry.objectId ?? ""}</td>

@@ -1,5 +1,6 @@
 // GET /dashboard/{project}/{environment}/applications — the environment's applications, newest first, filtered by
 // status (spec 3.1's lifecycle), through `GET /partner/v1/applications`'s own service and query schema.
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import type { Metadata } from "next";
 import { listApplications } from "@/lib/applications/queries";
 import { APPLICATION_STATUSES } from "@/lib/applications/schemas";
@@ -11,7 +12,7 @@ import { formatPounds } from "@/lib/money";
 import type { ListEnvelope } from "@/lib/wire/pagination";
 import { APPLICATION_STATUS_WORDS, PRODUCT_WORDS } from "@/app/_components/loan-words";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { formatDateTime } from "@/app/(dashboard)/dashboard/_components/browse-words";
+
 import { FilterForm, Pager } from "@/app/(dashboard)/dashboard/_components/browse-parts";
 import { foundOrNotFound, pageParamsOrNotFound, queryOrNotFound, readerOrNotFound, withQuery } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
@@ -75,7 +76,7 @@ export default async function ApplicationsPage({ params, searchParams }: Props) 
                       {application.business.company_number}, {application.id}
                     </span>
                   </td>
-                  <td data-label="Created">{formatDateTime(application.created_at)}</td>
+                  <td data-label="Created">{when(application.created_at)}</td>
                   <td data-label="Amount" className="account-money">
                     {formatPounds(application.amount_pence)}
                   </td>

@@ -7,7 +7,8 @@ import { listEvents } from "@/lib/events/service";
 import { eventsPageQuerySchema } from "@/lib/dashboard/browse-schemas";
 import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { eventWords, formatDateTime } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import {eventWords } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import { FilterForm, Pager } from "@/app/(dashboard)/dashboard/_components/browse-parts";
 import { foundOrNotFound, pageParamsOrNotFound, queryOrNotFound, readerOrNotFound, withQuery } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
@@ -72,7 +73,7 @@ export default async function EventsPage({ params, searchParams }: Props) {
             <tbody>
               {events.data.map((event) => (
                 <tr key={event.id}>
-                  <td data-label="When">{formatDateTime(event.created_at)}</td>
+                  <td data-label="When">{when(event.created_at)}</td>
                   <td data-label="What">
                     {eventWords(event.type)} <code className="dashboard-muted">{event.type}</code>
                   </td>

@@ -4,6 +4,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
+import { z } from "zod";
 import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { listKeysForDashboard } from "@/lib/dashboard/keys";
 import { dashboardKeyParamsSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
@@ -33,8 +34,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours" };
 
-/** After a revoke, the key that was revoked (…/keys?revoked=key_…). */
-const keysPageQuery = { revoked: dashboardKeyParamsSchema.shape.id };
+/**
+ * After a revoke, the key that was revoked (…/keys?revoked=key_…); after saving a key's allowed origins, that key
+ * (?origins=key_…); after revoking every token, ?tokens=revoked.
+ */
+const keysPageQuery = { revoked: dashboardKeyParamsSchema.shape.id, origins: dashboardKeyParamsSchema.shape.id, tokens: z.literal("revoked") };
 
 const STATUS_WORDS = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
 
@@ -50,7 +54,8 @@ export default async function KeysPage({ params, searchParams }: Props) {
   const jar = await cookies();
   const csrfToken = jar.get(CSRF_COOKIE)?.value ?? "";
   const shown = await openShownOnce(jar.get(SHOWN_ONCE_COOKIE)?.value, { userId, projectId: address.project, environment: address.environment });
-  const { revoked } = readPageValues(keysPageQuery, await searchParams);
+  const { revoked, origins, tokens } = readPageValues(keysPageQuery, await searchParams);
+  const publishableKeys = keys.filter((key) => key.type === "publishable" && key.status === "active");
   const refused = await refusedFormOf({ userId, ...address });
   const createRefused = refusalsOf(refused, "create-key");
   const base = `/dashboard/${address.project}/${address.environment}/keys`;
@@ -72,6 +77,16 @@ export default async function KeysPage({ params, searchParams }: Props) {
       {revoked ? (
         <p className="dashboard-panel" role="status">
           Key {revoked} is revoked: it no longer authenticates.
+        </p>
+      ) : null}
+      {origins ? (
+        <p className="dashboard-panel" role="status">
+          Key {origins}&apos;s allowed origins are saved.
+        </p>
+      ) : null}
+      {tokens ? (
+        <p className="dashboard-panel" role="status">
+          Every {environmentWord} access token issued until now is revoked. Your servers get new ones with their secret keys as usual.
         </p>
       ) : null}
       <p>Your {environmentWord} keys. A secret key is shown only once, when it is made; we keep a hash of it, so we cannot show it again.</p>
@@ -168,6 +183,52 @@ export default async function KeysPage({ params, searchParams }: Props) {
           </table>
         </div>
       )}
+      {publishableKeys.length > 0 ? (
+        <section aria-labelledby="origins-heading">
+          <h2 id="origins-heading">Which pages may use your publishable keys</h2>
+          <p>
+            A publishable key with allowed origins starts applications only from pages of those origins; with none, from any page. Write one origin a line, such as
+            https://shop.example.com (https, no path), or http://localhost:3000 while you build.
+          </p>
+          {publishableKeys.map((key) =>
+            view.allowed.set_key_origins ? (
+              <form key={key.id} method="post" action={`${base}/${key.id}/origins`} className="dashboard-form dashboard-origins-form">
+                <input type="hidden" name="csrf_token" value={csrfToken} />
+                <div>
+                  <label htmlFor={`origins-${key.id}`}>
+                    Allowed origins of {key.prefix}…{key.last4}
+                  </label>
+                  <p className="dashboard-muted" id={`origins-hint-${key.id}`}>
+                    At most 10; leave empty for any origin.
+                  </p>
+                  <textarea id={`origins-${key.id}`} name="allowed_origins" rows={3} aria-describedby={`origins-hint-${key.id}`} defaultValue={(key.allowed_origins ?? []).join("\n")} />
+                </div>
+                <button type="submit" className="account-button account-button-secondary">
+                  Save origins <span className="visually-hidden">of key ending {key.last4}</span>
+                </button>
+              </form>
+            ) : (
+              <p key={key.id}>
+                <code>
+                  {key.prefix}…{key.last4}
+                </code>
+                : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : "any origin"}
+              </p>
+            ),
+          )}
+        </section>
+      ) : null}
+      {view.allowed.revoke_tokens ? (
+        <section aria-labelledby="tokens-heading">
+          <h2 id="tokens-heading">Access tokens</h2>
+          <p>
+            If a token may have leaked, revoke every {environmentWord} access token issued until now. Keys keep working, so your servers simply get new tokens.
+          </p>
+          <a className="account-link" href={`${base}/revoke-tokens`}>
+            Revoke all access tokens
+          </a>
+        </section>
+      ) : null}
     </DashboardShell>
   );
 }

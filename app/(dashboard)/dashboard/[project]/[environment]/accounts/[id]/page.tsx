@@ -13,7 +13,8 @@ import type { ListEnvelope } from "@/lib/wire/pagination";
 import { ACCOUNT_STATUS_WORDS, PRODUCT_WORDS } from "@/app/_components/loan-words";
 import { ScheduleChart } from "@/app/_components/schedule-chart";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { formatBps, formatDateTime, LEDGER_WORDS } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import {formatBps, LEDGER_WORDS } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import { Pager, Timeline } from "@/app/(dashboard)/dashboard/_components/browse-parts";
 import { foundOrNotFound, pageParamsOrNotFound, queryOrNotFound, readerOrNotFound, withQuery } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
@@ -85,7 +86,7 @@ export default async function AccountPage({ params, searchParams }: Props) {
         {account.disbursed_at ? (
           <div>
             <dt>Disbursed</dt>
-            <dd>{formatDateTime(account.disbursed_at)}</dd>
+            <dd>{when(account.disbursed_at)}</dd>
           </div>
         ) : null}
         {account.application_id ? (
@@ -126,7 +127,7 @@ export default async function AccountPage({ params, searchParams }: Props) {
               <tbody>
                 {ledger.data.map((entry) => (
                   <tr key={entry.id}>
-                    <td data-label="Posted">{formatDateTime(entry.posted_at)}</td>
+                    <td data-label="Posted">{when(entry.posted_at)}</td>
                     <td data-label="What">{LEDGER_WORDS[entry.type] ?? entry.type}</td>
                     <td data-label="Amount" className="account-money">
                       {formatPounds(entry.amount_pence)}

@@ -14,7 +14,8 @@ import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { readPageValues } from "@/lib/wire/page-values";
 import { APPLICATION_STATUS_WORDS, PRODUCT_WORDS } from "@/app/_components/loan-words";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { formatBps, formatDateTime, OUTCOME_WORDS, PURPOSE_WORDS } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import {formatBps, OUTCOME_WORDS, PURPOSE_WORDS } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import { Timeline } from "@/app/(dashboard)/dashboard/_components/browse-parts";
 import { foundOrNotFound, pageParamsOrNotFound, readerOrNotFound } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
@@ -86,7 +87,7 @@ export default async function ApplicationPage({ params, searchParams }: Props) {
         ) : null}
         <div>
           <dt>Created</dt>
-          <dd>{formatDateTime(application.created_at)}</dd>
+          <dd>{when(application.created_at)}</dd>
         </div>
         {application.account_id ? (
           <div>
@@ -124,7 +125,7 @@ export default async function ApplicationPage({ params, searchParams }: Props) {
               ) : null}
               <div>
                 <dt>Decided</dt>
-                <dd>{formatDateTime(decision.decided_at)}</dd>
+                <dd>{when(decision.decided_at)}</dd>
               </div>
               <div>
                 <dt>Decision id</dt>

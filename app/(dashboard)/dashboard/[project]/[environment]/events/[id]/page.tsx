@@ -5,7 +5,8 @@ import { retrieveEvent } from "@/lib/events/service";
 import { dashboardEventParamsSchema } from "@/lib/dashboard/browse-schemas";
 import { listEventDeliveries } from "@/lib/webhooks/queries";
 import { DashboardShell } from "@/app/(dashboard)/dashboard/_components/shell";
-import { DELIVERY_STATUS_WORDS, eventWords, formatDateTime } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import {DELIVERY_STATUS_WORDS, eventWords } from "@/app/(dashboard)/dashboard/_components/browse-words";
+import { when } from "@/app/(dashboard)/dashboard/_components/when";
 import { foundOrNotFound, pageParamsOrNotFound, readerOrNotFound } from "@/app/(dashboard)/dashboard/_components/section-page";
 import "@/app/(account)/account/account.css";
 import "@/app/(dashboard)/dashboard/dashboard.css";
@@ -37,7 +38,7 @@ export default async function EventPage({ params }: { params: Promise<Record<str
         </div>
         <div>
           <dt>When</dt>
-          <dd>{formatDateTime(event.created_at)}</dd>
+          <dd>{when(event.created_at)}</dd>
         </div>
         <div>
           <dt>Event id</dt>
@@ -72,11 +73,11 @@ export default async function EventPage({ params }: { params: Promise<Record<str
                   <td data-label="Attempts">{delivery.attempts}</td>
                   <td data-label="Status">
                     {DELIVERY_STATUS_WORDS[delivery.status] ?? delivery.status}
-                    {delivery.status === "pending" && delivery.nextAttemptAt ? <> (next try {formatDateTime(delivery.nextAttemptAt)})</> : null}
+                    {delivery.status === "pending" && delivery.nextAttemptAt ? <> (next try {when(delivery.nextAttemptAt)})</> : null}
                   </td>
                   <td data-label="Last attempt">
                     {delivery.lastAttempt
-                      ? `${formatDateTime(delivery.lastAttempt.at)}: ${delivery.lastAttempt.responseStatus !== null ? `HTTP ${delivery.lastAttempt.responseStatus}` : (delivery.lastAttempt.error ?? "no answer")}`
+                      ? `${when(delivery.lastAttempt.at)}: ${delivery.lastAttempt.responseStatus !== null ? `HTTP ${delivery.lastAttempt.responseStatus}` : (delivery.lastAttempt.error ?? "no answer")}`
                       : "None yet"}
                   </td>
                 </tr>
