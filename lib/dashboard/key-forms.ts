@@ -1,12 +1,13 @@
 // The API keys page's forms (docs/dashboard.md): each post is checked in one order (the page's CSRF token, then
-// the person: signed in, a member of the project, a role allowed the action), then calls the keys service the API
-// calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
+// the person: signed in, a member of the project, a role allowed the action), then its answers (a refusal comes back
+// to the form: lib/dashboard/form-errors.ts), then calls the keys service the API calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
 // cookie that shows it once.
 import { dashboardMemberOrThrow } from "./access";
 import { createKeyFromDashboard, revokeKeyFromDashboard, revokeTokensFromDashboard, rollKeyFromDashboard, setAllowedOriginsFromDashboard } from "./keys";
 import { backWithRefusals, checkForm } from "./form-errors";
 import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
 import {
+  allowedOriginsFieldsSchema,
   createKeyFieldsSchema,
   rollKeyFieldsSchema,
   type allowedOriginsFormSchema,
@@ -71,7 +72,10 @@ export async function submitRevokeKeyForm(post: FormPost<z.output<typeof revokeK
 export async function submitAllowedOriginsForm(post: FormPost<z.output<typeof allowedOriginsFormSchema>> & { keyId: string }): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "set_key_origins" });
-  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: post.form.allowed_origins });
+  const values = { allowed_origins: post.form.allowed_origins };
+  const checked = checkForm(allowedOriginsFieldsSchema, values);
+  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: `origins-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
+  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: checked.data.allowed_origins });
   return { location: `${keysPagePath(post.params)}?origins=${post.keyId}` };
 }
 

@@ -2,8 +2,8 @@
 // project and the Sandbox / Live switch are in the address (shareable, no hidden state); forms are plain HTML posts.
 import { z } from "zod";
 import { EVENT_TYPES } from "../events/events";
-import { allowedOriginsSchema, KEY_ENVIRONMENTS, KEY_TYPES } from "../keys/schemas";
-import { projectRoleSchema } from "../team/schemas";
+import { allowedOriginSchema, allowedOriginsSchema, KEY_ENVIRONMENTS, KEY_TYPES, MAX_ALLOWED_ORIGINS } from "../keys/schemas";
+import { PROJECT_ROLES } from "../team/permissions";
 import { requestString } from "../wire/request-string";
 import { fromUkDateTimeInput } from "./uk-time";
 
@@ -90,24 +90,40 @@ export const dashboardInvitationParamsSchema = z.strictObject({ ...dashboardPara
 /** A form whose only field is the page's CSRF token: a confirmation page's button. */
 export const confirmFormSchema = z.strictObject({ csrf_token: csrfToken });
 
-export const inviteMemberFormSchema = z.strictObject({
-  csrf_token: csrfToken,
-  email: requestString().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address, like name@example.com")),
-  role: projectRoleSchema,
+// The Team page's forms take the answers as typed; their fields schemas check them (lib/dashboard/form-errors.ts)
+// with the team service's own bounds (lib/team/schemas.ts).
+const teamRole = z.enum(PROJECT_ROLES, { error: "Choose a role: owner, developer or viewer" });
+
+export const inviteMemberFormSchema = z.strictObject({ csrf_token: csrfToken, email: answer(), role: answer(100) });
+
+export const inviteMemberFieldsSchema = z.strictObject({
+  email: requestString()
+    .trim()
+    .min(1, "Enter the email address of the person to invite")
+    .max(254, "The email address must be at most 254 characters")
+    .pipe(z.email("Enter an email address in the correct format, like name@example.com")),
+  role: teamRole,
 });
 
-export const changeRoleFormSchema = z.strictObject({ csrf_token: csrfToken, role: projectRoleSchema });
+export const changeRoleFormSchema = z.strictObject({ csrf_token: csrfToken, role: answer(100) });
+export const changeRoleFieldsSchema = z.strictObject({ role: teamRole });
 
-/** One origin a line, as the keys page's text box sends them; blank lines are ignored. */
-export const allowedOriginsFormSchema = z.strictObject({
-  csrf_token: csrfToken,
+/** One origin a line, as the keys page's text box sends them. */
+export const allowedOriginsFormSchema = z.strictObject({ csrf_token: csrfToken, allowed_origins: requestString().max(4096) });
+
+const ORIGIN_WORDS = "an origin such as https://shop.example.com: https, lower case, no path (plain http only for localhost)";
+
+/** The origins typed, blank lines ignored, each refused line named by its number; then the API's own rules (allowedOriginsSchema). */
+export const allowedOriginsFieldsSchema = z.strictObject({
   allowed_origins: requestString()
-    .max(4_000)
-    .transform((text) =>
-      text
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean),
-    )
+    .transform((text, context) => {
+      const lines = text.split(/\r?\n/).map((line) => line.trim());
+      const origins = lines.filter(Boolean);
+      const bad = lines.findIndex((line) => line !== "" && !allowedOriginSchema.safeParse(line).success);
+      if (bad >= 0) context.addIssue({ code: "custom", message: `Line ${bad + 1} must be ${ORIGIN_WORDS}` });
+      else if (origins.length > MAX_ALLOWED_ORIGINS) context.addIssue({ code: "custom", message: `Enter at most ${MAX_ALLOWED_ORIGINS} origins, one a line` });
+      else if (new Set(origins).size < origins.length) context.addIssue({ code: "custom", message: "Enter each origin once" });
+      return origins;
+    })
     .pipe(allowedOriginsSchema),
 });

@@ -1,14 +1,23 @@
 // The Team page's forms (docs/dashboard.md, "Team"), checked in the keys forms' order (the page's CSRF token, then
 // a member whose role may manage the team), then the team services the admin command line calls, which write the
-// audit entry with the signed-in person as the actor. A refusal a person can act on (the last owner, someone
-// already in the team) comes back to the Team page as a message rather than an error page.
+// audit entry with the signed-in person as the actor. Refused answers (an email that is not one, a role that does
+// not exist) come back to their form (lib/dashboard/form-errors.ts); a refusal a person can act on (the last owner,
+// someone already in the team) comes back to the Team page as a message rather than an error page.
 import { ApiError } from "../errors";
 import { cancelInvitation, inviteMember } from "../team/invitations";
 import { changeMemberRole, removeMember } from "../team/service";
 import type { z } from "zod";
 import { dashboardMemberOrThrow } from "./access";
+import { backWithRefusals, checkForm } from "./form-errors";
 import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
-import type { changeRoleFormSchema, confirmFormSchema, DashboardParams, inviteMemberFormSchema } from "./schemas";
+import {
+  changeRoleFieldsSchema,
+  inviteMemberFieldsSchema,
+  type changeRoleFormSchema,
+  type confirmFormSchema,
+  type DashboardParams,
+  type inviteMemberFormSchema,
+} from "./schemas";
 
 /** What the Team page says after a form, from its address (…/team?done=… or ?problem=…). */
 export const TEAM_OUTCOMES = ["added", "invited", "invitation_cancelled", "role_changed", "removed"] as const;
@@ -33,9 +42,12 @@ async function unlessConflict(work: () => Promise<string>, params: DashboardPara
 export async function submitInviteForm(post: FormPost<z.output<typeof inviteMemberFormSchema>>): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const values = { email: post.form.email, role: post.form.role };
+  const checked = checkForm(inviteMemberFieldsSchema, values);
+  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: "invite", location: teamPagePath(post.params), values, errors: checked.errors });
   return unlessConflict(
     async () => {
-      const invitation = await inviteMember({ projectId: member.tenant.projectId, email: post.form.email, role: post.form.role }, { actorId: member.userId });
+      const invitation = await inviteMember({ projectId: member.tenant.projectId, email: checked.data.email, role: checked.data.role }, { actorId: member.userId });
       return teamPagePath(post.params, { done: invitation.outcome === "added" ? "added" : "invited" });
     },
     post.params,
@@ -46,9 +58,12 @@ export async function submitInviteForm(post: FormPost<z.output<typeof inviteMemb
 export async function submitChangeRoleForm(post: FormPost<z.output<typeof changeRoleFormSchema>> & { memberId: string }): Promise<AfterPost> {
   assertFromOurPage(post);
   const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const values = { role: post.form.role };
+  const checked = checkForm(changeRoleFieldsSchema, values);
+  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: `role-${post.memberId}`, location: teamPagePath(post.params), values, errors: checked.errors });
   return unlessConflict(
     async () => {
-      await changeMemberRole({ projectId: member.tenant.projectId, userId: post.memberId, role: post.form.role }, { actorId: member.userId });
+      await changeMemberRole({ projectId: member.tenant.projectId, userId: post.memberId, role: checked.data.role }, { actorId: member.userId });
       return teamPagePath(post.params, { done: "role_changed" });
     },
     post.params,

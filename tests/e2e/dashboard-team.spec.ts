@@ -1,6 +1,7 @@
 // The dashboard's Team, Usage and the rest of API keys in Chromium behind the production server (docs/dashboard.md):
-// an owner invites someone who has a sign-in, changes their role and removes them after a confirmation, and is told
-// plainly that the last owner cannot be demoted; an owner limits a publishable key to one origin, revokes every
+// an owner invites someone who has a sign-in (after an address that is not one comes back to the form with an error
+// summary), changes their role and removes them after a confirmation, and is told plainly that the last owner cannot
+// be demoted; an owner limits a publishable key to one origin (after a bad origin comes back the same way), revokes every
 // sandbox token (a token issued before is then refused), and sees today's partner API requests on Usage; a viewer
 // reads Team and Usage without a control. axe finds nothing serious at desktop or phone width, a 390px phone never
 // scrolls sideways, and no Content-Security-Policy violation happens.
@@ -21,6 +22,20 @@ async function checkPhone(page: Page, screenshot: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** A refused form's page (no reload: that would forget the refusal), at desktop and phone width. */
+async function checkRefused(page: Page, title: RegExp, summaryLink: string, screenshot: string) {
+  await expect(page).toHaveTitle(title);
+  const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+  await expect(summary.getByRole("heading")).toHaveText("There is a problem");
+  await expect(summary.getByRole("link", { name: summaryLink })).toBeVisible();
+  await page.screenshot({ path: `test-results/${screenshot}-desktop.png`, fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `test-results/${screenshot}-phone.png`, fullPage: true });
+  expect(await noSidewaysScroll(page)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 test("an owner invites someone by email, changes their role, removes them, and cannot demote the last owner", async ({ browser }) => {
   const project = createProjectWithCli(`E2E Team ${Date.now()}`);
   const email = teamMember(project.project_id, "owner");
@@ -35,6 +50,19 @@ test("an owner invites someone by email, changes their role, removes them, and c
   await expect(team.getByRole("row").filter({ hasText: email }).getByRole("cell").first()).toHaveText("Grace Hopper (you)");
   await expect(team.getByRole("row").filter({ hasText: email }).getByRole("cell").nth(2)).toHaveText("Owner");
   expect(await seriousViolations(page)).toEqual([]);
+
+  // An address that is not one comes back to the form, as typed, with the error summary.
+  const badEmail = "ada.lovelace.example.test";
+  await page.getByLabel("Email address").fill(badEmail);
+  await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const badEmailMessage = "Enter an email address in the correct format, like name@example.com";
+  await checkRefused(page, /^Error: Team/, `Email address: ${badEmailMessage}`, "dashboard-team-refused");
+  await expect(page).toHaveURL(new RegExp(`${teamPath}$`));
+  await expect(page.getByText(`Error: ${badEmailMessage}`, { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Email address")).toHaveValue(badEmail);
+  await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Role", { exact: true })).toHaveValue("viewer");
 
   await page.getByLabel("Email address").fill(inviteeEmail);
   await page.getByLabel("Role", { exact: true }).selectOption("developer");
@@ -100,6 +128,16 @@ test("an owner limits a publishable key to one origin, sees today's requests on 
 
   const origins = page.getByLabel(/^Allowed origins of pk_sandbox_/);
   await expect(origins).toHaveValue("");
+  // A line that is not an origin comes back beside the key's text box, as typed, with the error summary.
+  const badOrigins = "https://shop.example.com\nhttp://shop.example.com/checkout";
+  await origins.fill(badOrigins);
+  await page.getByRole("button", { name: /^Save origins/ }).click();
+  const badOriginMessage = "Line 2 must be an origin such as https://shop.example.com: https, lower case, no path (plain http only for localhost)";
+  await checkRefused(page, /^Error: API keys/, `Allowed origins: ${badOriginMessage}`, "dashboard-keys-origins-refused");
+  await expect(page.locator(".dashboard-origins-form").getByText(`Error: ${badOriginMessage}`, { exact: true })).toBeVisible();
+  await expect(origins).toHaveValue(badOrigins);
+  await expect(origins).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("status")).toHaveCount(0);
   await origins.fill("https://shop.example.com");
   await page.getByRole("button", { name: /^Save origins/ }).click();
   await expect(page).toHaveURL(new RegExp(`${keysPath}\\?origins=key_[0-9a-z]{26}$`));

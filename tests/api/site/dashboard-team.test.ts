@@ -1,68 +1,54 @@
 // The dashboard's Team forms, Revoke all tokens and a publishable key's allowed origins over HTTP (docs/dashboard.md):
 // each is refused without the page's CSRF token, to someone outside the team (404) and to every role that lacks it
-// (403), and a bad field is 422; each success changes what it says, answers 303 back to its page, and writes its
-// audit entry with the signed-in person as the actor. The last owner's refusal comes back to the Team page as a
-// message; an invitation to an address with no sign-in waits for one, and is a notification to that address.
+// (403), and a malformed post is 400 or 422; each success changes what it says, answers 303 back to its page, and
+// writes its audit entry with the signed-in person as the actor. A refused answer (an email, a role, an origin) comes
+// back to its form in the sealed cookie; the last owner's refusal comes back to the Team page as a message; an
+// invitation to an address with no sign-in waits for one, and is a notification to that address.
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRefusedForm } from "@/lib/dashboard/form-errors";
+import { FORM_ERRORS_COOKIE } from "@/lib/dashboard/shown-once-cookie";
 import { db } from "@/lib/db";
 import { appAuthSecret } from "@/lib/oidc/keys";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { listNotifications } from "@/lib/notifications/notifications";
 import { inviteMember } from "@/lib/team/invitations";
 import { addMember, roleOf } from "@/lib/team/service";
-import { newCsrfToken } from "@/lib/wire/csrf";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { dashboardTeam, oneViewCookieOf, postForm, useServerForDashboard, type DashboardPerson, type DashboardTeam, type PostOptions } from "../../helpers/dashboard";
 import { expectApiError, expectErrorPage } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { signInPerson } from "../../helpers/person-tokens";
-import { CLIENT_ADDRESS_HEADER, createTestUser } from "../../helpers/sign-in";
+import { createTestUser } from "../../helpers/sign-in";
 
 const SESSION_COOKIE = "authjs.session-token";
 
 let server: AppServer;
 let project: ProjectCredentials;
 let projectId: string;
-const people = {} as Record<"owner" | "developer" | "viewer" | "stranger", { userId: string; session: string }>;
+let people: DashboardTeam;
 
 beforeAll(async () => {
   server = await startAppServer();
-  const sso = `${server.url}/sso`;
-  process.env.SSO_URL = sso;
-  process.env.TRUSTED_PROXY_HEADER = CLIENT_ADDRESS_HEADER;
+  useServerForDashboard(server);
   project = await createTestProject();
   projectId = project.project_id;
-  for (const role of ["owner", "developer", "viewer", "stranger"] as const) {
-    const signedIn = await signInPerson(sso, { environment: "sandbox" });
-    const user = await db().signInUser.findUniqueOrThrow({ where: { id: signedIn.userId } });
-    if (role !== "stranger") await addMember({ projectId, email: user.email, role }, { actorId: "cli" });
-    const session = await encode({ token: { sub: signedIn.userId, accessToken: signedIn.accessToken }, secret: await appAuthSecret(), salt: SESSION_COOKIE });
-    people[role] = { userId: signedIn.userId, session };
-  }
+  people = await dashboardTeam(server, projectId);
 }, 60_000);
 afterAll(() => server?.close());
 
-let addresses = 0;
-/** A form post as a browser on our page sends it: the session and CSRF cookies, the token in the form, our origin. */
-function post(path: string, fields: Record<string, string>, options: { as?: keyof typeof people; csrf?: "match" | "missing" | "different"; origin?: string } = {}) {
-  addresses += 1;
-  const token = newCsrfToken();
-  const csrf = options.csrf ?? "match";
-  const form = new URLSearchParams({ ...(csrf === "missing" ? {} : { csrf_token: csrf === "match" ? token : newCsrfToken() }), ...fields });
-  return fetch(`${server.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: `svc_csrf=${token}; ${SESSION_COOKIE}=${people[options.as ?? "owner"].session}`,
-      origin: options.origin ?? server.url,
-      [CLIENT_ADDRESS_HEADER]: `10.89.${Math.floor(addresses / 250)}.${addresses % 250}`,
-    },
-    body: form.toString(),
-  });
-}
+/** A form post as a browser on our page sends it, by the owner unless `as` says who. */
+const post = (path: string, fields: Record<string, string>, { as = "owner", ...options }: Partial<PostOptions> & { as?: DashboardPerson } = {}) =>
+  postForm(server, path, fields, { session: people[as].session, ...options });
 
 const base = (environment = "sandbox") => `/dashboard/${projectId}/${environment}`;
+
+/** The 303 back to `location` with the form's refusals, as the owner's next view opens them. */
+async function refusedAt(response: Response, location: string) {
+  expect(response.status).toBe(303);
+  expect(response.headers.get("location")).toBe(location);
+  return openRefusedForm(oneViewCookieOf(response, FORM_ERRORS_COOKIE), { userId: people.owner.userId, projectId, environment: "sandbox" });
+}
 
 async function expectSeeOther(response: Response, location: string) {
   expect(response.status).toBe(303);
@@ -167,12 +153,31 @@ describe("Invite", () => {
     expect(await roleOf({ projectId, userId: people.viewer.userId })).toBe("viewer");
   });
 
-  it("refuses an address that is not one, a role that does not exist and an unknown field with 422 or 400", async () => {
-    expect((await post(`${base()}/team/invite`, { email: "not an address", role: "viewer" })).status).toBe(422);
-    expect((await post(`${base()}/team/invite`, { email: "", role: "viewer" })).status).toBe(422);
-    expect((await post(`${base()}/team/invite`, { email: "someone@example.test", role: "admin" })).status).toBe(422);
-    expect((await post(`${base()}/team/invite`, { email: "someone@example.test", role: "viewer", project: "proj_x" })).status).toBe(400);
-    expect(await db().teamInvitation.count({ where: { email: "someone@example.test" } })).toBe(0);
+  it("brings an address that is not one and a role that does not exist back to the form, as typed; refuses an unknown field (400)", async () => {
+    const team = `${base()}/team`;
+    const longEmail = `${"a".repeat(250)}@example.test`;
+    const refusals: Array<[Record<string, string>, Array<{ field: string; message: string }>]> = [
+      [{ email: "not an address", role: "viewer" }, [{ field: "email", message: "Enter an email address in the correct format, like name@example.com" }]],
+      [{ email: "  ", role: "viewer" }, [{ field: "email", message: "Enter the email address of the person to invite" }]],
+      [{ email: longEmail, role: "viewer" }, [{ field: "email", message: "The email address must be at most 254 characters" }]],
+      [{ email: "someone@example.test", role: "admin" }, [{ field: "role", message: "Choose a role: owner, developer or viewer" }]],
+      [{ email: "", role: "" }, [{ field: "email", message: "Enter the email address of the person to invite" }, { field: "role", message: "Choose a role: owner, developer or viewer" }]],
+    ];
+    for (const [fields, errors] of refusals) {
+      expect(await refusedAt(await post(`${team}/invite`, fields), team), JSON.stringify(fields)).toEqual({ form: "invite", values: fields, errors });
+    }
+    // A field left out reads as left empty.
+    expect(await refusedAt(await post(`${team}/invite`, { role: "viewer" }), team)).toEqual({
+      form: "invite",
+      values: { role: "viewer" },
+      errors: [{ field: "email", message: "Enter the email address of the person to invite" }],
+    });
+    expect((await post(`${team}/invite`, { email: "someone@example.test", role: "viewer", project: "proj_x" })).status).toBe(400);
+    expect(await db().teamInvitation.count({ where: { email: { in: ["someone@example.test", longEmail] } } })).toBe(0);
+    // Only the owner who posted, in that project and environment, can open the refusal.
+    const sealed = oneViewCookieOf(await post(`${team}/invite`, { email: "nope", role: "viewer" }), FORM_ERRORS_COOKIE);
+    expect(await openRefusedForm(sealed, { userId: people.developer.userId, projectId, environment: "sandbox" })).toBeNull();
+    expect(await openRefusedForm(sealed, { userId: people.owner.userId, projectId, environment: "live" })).toBeNull();
   });
 });
 
@@ -198,24 +203,22 @@ describe("Change role and Remove", () => {
     await addMember({ projectId: solo.project_id, email, role: "owner" }, { actorId: "cli" });
     const session = await encode({ token: { sub: owner.userId, accessToken: owner.accessToken }, secret: await appAuthSecret(), salt: SESSION_COOKIE });
     const soloBase = `/dashboard/${solo.project_id}/sandbox/team`;
-    const token = newCsrfToken();
-    const asSoloOwner = (path: string, fields: Record<string, string>) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie: `svc_csrf=${token}; ${SESSION_COOKIE}=${session}`, origin: server.url, [CLIENT_ADDRESS_HEADER]: "10.90.0.1" },
-        body: new URLSearchParams({ csrf_token: token, ...fields }).toString(),
-      });
+    const asSoloOwner = (path: string, fields: Record<string, string>) => postForm(server, path, fields, { session });
     await expectSeeOther(await asSoloOwner(`${soloBase}/${owner.userId}/role`, { role: "developer" }), `${soloBase}?problem=last_owner`);
     await expectSeeOther(await asSoloOwner(`${soloBase}/${owner.userId}/remove/confirm`, {}), `${soloBase}?problem=last_owner`);
     expect(await roleOf({ projectId: solo.project_id, userId: owner.userId })).toBe("owner");
   });
 
-  it("answers a member id not in the team with 404, and a role that does not exist with 422", async () => {
+  it("answers a member id not in the team with 404, and brings a role that does not exist back to that member's form", async () => {
     const outsider = await createTestUser();
     await expectErrorPage(await post(`${base()}/team/${outsider.id}/role`, { role: "viewer" }), 404, "Page not found");
     await expectErrorPage(await post(`${base()}/team/${outsider.id}/remove/confirm`, {}), 404, "Page not found");
-    expect((await post(`${base()}/team/${people.viewer.userId}/role`, { role: "superuser" })).status).toBe(422);
+    expect(await refusedAt(await post(`${base()}/team/${people.viewer.userId}/role`, { role: "superuser" }), `${base()}/team`)).toEqual({
+      form: `role-${people.viewer.userId}`,
+      values: { role: "superuser" },
+      errors: [{ field: "role", message: "Choose a role: owner, developer or viewer" }],
+    });
+    expect(await roleOf({ projectId, userId: people.viewer.userId })).toBe("viewer");
   });
 });
 
@@ -242,11 +245,26 @@ describe("Allowed origins", () => {
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).allowedOrigins).toEqual([]);
   });
 
-  it("refuses a bad origin with 422, a secret key with 422, and the other environment's key with 401", async () => {
+  it("brings a bad origin back to the key's form, as typed; refuses a secret key with 422 and the other environment's key with 401", async () => {
     const key = await db().apiKey.findFirstOrThrow({ where: { projectId, environment: "sandbox", type: "publishable" } });
-    for (const origins of ["http://shop.example.com", "https://shop.example.com/path", Array.from({ length: 11 }, (_, index) => `https://s${index}.example.com`).join("\n")]) {
-      expect((await post(`${base()}/keys/${key.id}/origins`, { allowed_origins: origins })).status).toBe(422);
+    await expectSeeOther(await post(`${base()}/keys/${key.id}/origins`, { allowed_origins: "https://kept.example.com" }), `${base()}/keys?origins=${key.id}`);
+    const notAnOrigin = "must be an origin such as https://shop.example.com: https, lower case, no path (plain http only for localhost)";
+    const refusals = {
+      "http://shop.example.com": `Line 1 ${notAnOrigin}`,
+      "https://shop.example.com\n\nhttps://shop.example.com/path": `Line 3 ${notAnOrigin}`,
+      "https://Shop.example.com": `Line 1 ${notAnOrigin}`,
+      [Array.from({ length: 11 }, (_, index) => `https://s${index}.example.com`).join("\n")]: "Enter at most 10 origins, one a line",
+      "https://shop.example.com\nhttps://shop.example.com": "Enter each origin once",
+    };
+    for (const [origins, message] of Object.entries(refusals)) {
+      expect(await refusedAt(await post(`${base()}/keys/${key.id}/origins`, { allowed_origins: origins }), `${base()}/keys`), origins).toEqual({
+        form: `origins-${key.id}`,
+        values: { allowed_origins: origins },
+        errors: [{ field: "allowed_origins", message }],
+      });
     }
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).allowedOrigins).toEqual(["https://kept.example.com"]);
+    expect((await post(`${base()}/keys/${key.id}/origins`, {})).status).toBe(422);
     const secret = await db().apiKey.findFirstOrThrow({ where: { projectId, environment: "sandbox", type: "secret" } });
     expect((await post(`${base()}/keys/${secret.id}/origins`, { allowed_origins: "https://shop.example.com" })).status).toBe(422);
     await expectErrorPage(await post(`${base("live")}/keys/${key.id}/origins`, { allowed_origins: "https://shop.example.com" }), 401, "Sorry, that did not work");

@@ -32,7 +32,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: titleWith("API keys", refused), robots: { index: false, follow: false } };
 }
 
-const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours" };
+const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours", allowed_origins: "Allowed origins" };
+
+/** The id of a refused form's field: Create key's type, a Roll form's overlap, a key's origins (its form's name). */
+function refusedFieldId(form: string, field: string): string {
+  if (field === "type") return "key-type";
+  return form.startsWith("roll-") ? `overlap-${form.slice("roll-".length)}` : form;
+}
 
 /**
  * After a revoke, the key that was revoked (…/keys?revoked=key_…); after saving a key's allowed origins, that key
@@ -63,7 +69,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
   return (
     <DashboardShell view={view} section="keys">
       <h1>API keys</h1>
-      <ErrorSummary refused={refused} labels={FIELD_LABELS} fieldId={(field) => (field === "type" ? "key-type" : `overlap-${refused?.form.slice("roll-".length)}`)} />
+      <ErrorSummary refused={refused} labels={FIELD_LABELS} fieldId={(field) => refusedFieldId(refused?.form ?? "", field)} />
       {shown?.kind === "key_created" || shown?.kind === "key_rolled" ? (
         <NewSecret heading={shown.kind === "key_created" ? "Your new key" : "Your rolled key's successor"} secret={shown.secret}>
           <p>Key id: {shown.objectId}</p>
@@ -190,9 +196,11 @@ export default async function KeysPage({ params, searchParams }: Props) {
             A publishable key with allowed origins starts applications only from pages of those origins; with none, from any page. Write one origin a line, such as
             https://shop.example.com (https, no path), or http://localhost:3000 while you build.
           </p>
-          {publishableKeys.map((key) =>
-            view.allowed.set_key_origins ? (
-              <form key={key.id} method="post" action={`${base}/${key.id}/origins`} className="dashboard-form dashboard-origins-form">
+          {publishableKeys.map((key) => {
+            const originsRefused = refusalsOf(refused, `origins-${key.id}`);
+            const originsError = originsRefused?.errors.allowed_origins;
+            return view.allowed.set_key_origins ? (
+              <form key={key.id} method="post" action={`${base}/${key.id}/origins`} className="dashboard-form dashboard-origins-form" noValidate>
                 <input type="hidden" name="csrf_token" value={csrfToken} />
                 <div>
                   <label htmlFor={`origins-${key.id}`}>
@@ -201,7 +209,15 @@ export default async function KeysPage({ params, searchParams }: Props) {
                   <p className="dashboard-muted" id={`origins-hint-${key.id}`}>
                     At most 10; leave empty for any origin.
                   </p>
-                  <textarea id={`origins-${key.id}`} name="allowed_origins" rows={3} aria-describedby={`origins-hint-${key.id}`} defaultValue={(key.allowed_origins ?? []).join("\n")} />
+                  <FieldError id={`origins-${key.id}-error`} message={originsError} />
+                  <textarea
+                    id={`origins-${key.id}`}
+                    name="allowed_origins"
+                    rows={3}
+                    aria-invalid={originsError ? true : undefined}
+                    aria-describedby={originsError ? `origins-hint-${key.id} origins-${key.id}-error` : `origins-hint-${key.id}`}
+                    defaultValue={originsRefused?.values.allowed_origins ?? (key.allowed_origins ?? []).join("\n")}
+                  />
                 </div>
                 <button type="submit" className="account-button account-button-secondary">
                   Save origins <span className="visually-hidden">of key ending {key.last4}</span>
@@ -214,8 +230,8 @@ export default async function KeysPage({ params, searchParams }: Props) {
                 </code>
                 : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : "any origin"}
               </p>
-            ),
-          )}
+            );
+          })}
         </section>
       ) : null}
       {view.allowed.revoke_tokens ? (

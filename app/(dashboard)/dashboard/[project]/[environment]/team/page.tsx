@@ -1,6 +1,7 @@
 // GET /dashboard/{project}/{environment}/team — the project's team (docs/dashboard.md, "Team"): who is in it, with
 // their role and when they joined, and the invitations waiting for a sign-in. Owners also invite by email, change a
-// role and remove someone (after a confirmation page); every other role reads the list without those controls.
+// role and remove someone (after a confirmation page); every other role reads the list without those controls. A
+// refused answer comes back to its form with an error summary (lib/dashboard/form-errors.ts).
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
@@ -9,9 +10,11 @@ import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
 import { teamForDashboard } from "@/lib/dashboard/team";
 import { TEAM_OUTCOMES, TEAM_PROBLEMS } from "@/lib/dashboard/team-forms";
 import { dashboardView } from "@/lib/dashboard/view";
-import { PROJECT_ROLES } from "@/lib/team/permissions";
+import { PROJECT_ROLES, type ProjectRole } from "@/lib/team/permissions";
 import { readPageValues } from "@/lib/wire/page-values";
 import { CSRF_COOKIE } from "@/lib/wire/csrf";
+import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
+import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, titleWith } from "../../../_components/refused-form";
 import { onDay } from "../../../_components/when";
 import { DashboardShell, ROLE_WORDS } from "../../../_components/shell";
 import { signedInOrRedirect } from "../../../_components/signed-in";
@@ -20,9 +23,25 @@ import "../../../dashboard.css";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Team", robots: { index: false, follow: false } };
-
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
+  const userId = await signedInUserIdOfPage();
+  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
+  return { title: titleWith("Team", refused), robots: { index: false, follow: false } };
+}
+
+const FIELD_LABELS = { email: "Email address", role: "Role" };
+
+/** The Invite form's fields are invite-email and invite-role; a Change role form's select has its form's name. */
+const refusedFieldId = (form: string, field: string) => (form === "invite" ? `invite-${field}` : form);
+
+/** A refused form's role if it is one (to keep it selected), else `otherwise`. */
+const roleOr = (typed: string | undefined, otherwise: ProjectRole): ProjectRole => PROJECT_ROLES.find((role) => role === typed) ?? otherwise;
+
+/** A field's aria attributes: invalid, and described by its message, when refused. */
+const refusedAria = (message: string | undefined, errorId: string) => (message ? { "aria-invalid": true as const, "aria-describedby": errorId } : {});
 
 const teamPageQuery = { done: z.enum(TEAM_OUTCOMES), problem: z.enum(TEAM_PROBLEMS) };
 
@@ -56,9 +75,12 @@ export default async function TeamPage({ params, searchParams }: Props) {
   const csrfToken = (await cookies()).get(CSRF_COOKIE)?.value ?? "";
   const { done, problem } = readPageValues(teamPageQuery, await searchParams);
   const manage = view.allowed.manage_team;
+  const refused = await refusedFormOf({ userId, project, environment });
+  const inviteRefused = refusalsOf(refused, "invite");
   return (
     <DashboardShell view={view} section="team">
       <h1>Team</h1>
+      <ErrorSummary refused={refused} labels={FIELD_LABELS} fieldId={(field) => refusedFieldId(refused?.form ?? "", field)} />
       {problem ? (
         <div className="dashboard-panel dashboard-panel-problem" role="alert">
           <h2>That was not done</h2>
@@ -72,18 +94,29 @@ export default async function TeamPage({ params, searchParams }: Props) {
       ) : null}
       <p>The people who can use this project&apos;s dashboard, in the sandbox and live. Owners do {ROLE_HINTS.owner}; developers {ROLE_HINTS.developer}; viewers {ROLE_HINTS.viewer}.</p>
       {manage ? (
-        <form method="post" action={`${base}/invite`} className="dashboard-form" aria-labelledby="invite-heading">
+        <form method="post" action={`${base}/invite`} className="dashboard-form" aria-labelledby="invite-heading" noValidate>
           <h2 id="invite-heading" className="dashboard-form-heading">
             Invite someone
           </h2>
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <div>
             <label htmlFor="invite-email">Email address</label>
-            <input id="invite-email" name="email" type="email" autoComplete="off" spellCheck={false} required />
+            <FieldError id="invite-email-error" message={inviteRefused?.errors.email} />
+            <input
+              id="invite-email"
+              name="email"
+              type="email"
+              autoComplete="off"
+              spellCheck={false}
+              required
+              defaultValue={inviteRefused?.values.email}
+              {...refusedAria(inviteRefused?.errors.email, "invite-email-error")}
+            />
           </div>
           <div>
             <label htmlFor="invite-role">Role</label>
-            <select id="invite-role" name="role" defaultValue="developer">
+            <FieldError id="invite-role-error" message={inviteRefused?.errors.role} />
+            <select id="invite-role" name="role" defaultValue={roleOr(inviteRefused?.values.role, "developer")} {...refusedAria(inviteRefused?.errors.role, "invite-role-error")}>
               {PROJECT_ROLES.map((role) => (
                 <option key={role} value={role}>
                   {ROLE_WORDS[role]}
@@ -109,7 +142,9 @@ export default async function TeamPage({ params, searchParams }: Props) {
             </tr>
           </thead>
           <tbody>
-            {members.map((member) => (
+            {members.map((member) => {
+              const roleError = refusalsOf(refused, `role-${member.userId}`)?.errors.role;
+              return (
               <tr key={member.userId}>
                 <td>
                   <strong>{member.name}</strong>
@@ -123,13 +158,14 @@ export default async function TeamPage({ params, searchParams }: Props) {
                 {manage ? (
                   <td>
                     <div className="dashboard-row-actions">
-                      <form method="post" action={`${base}/${member.userId}/role`} className="dashboard-form">
+                      <form method="post" action={`${base}/${member.userId}/role`} className="dashboard-form" noValidate>
                         <input type="hidden" name="csrf_token" value={csrfToken} />
                         <div>
                           <label htmlFor={`role-${member.userId}`}>
                             Role <span className="visually-hidden">of {member.name}</span>
                           </label>
-                          <select id={`role-${member.userId}`} name="role" defaultValue={member.role}>
+                          <FieldError id={`role-${member.userId}-error`} message={roleError} />
+                          <select id={`role-${member.userId}`} name="role" defaultValue={member.role} {...refusedAria(roleError, `role-${member.userId}-error`)}>
                             {PROJECT_ROLES.map((role) => (
                               <option key={role} value={role}>
                                 {ROLE_WORDS[role]}
@@ -148,7 +184,8 @@ export default async function TeamPage({ params, searchParams }: Props) {
                   </td>
                 ) : null}
               </tr>
-            ))}
+              );
+            })}
           </tbody>
         </table>
       </div>
