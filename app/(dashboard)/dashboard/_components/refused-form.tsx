@@ -1,6 +1,10 @@
 // A refused form on its page (lib/dashboard/form-errors.ts): the error summary at the top, linking to each field,
 // and each message beside its field; the page reads the refusal from the cookie the post's 303 left.
+import type { Metadata } from "next";
 import { cookies } from "next/headers";
+import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
+import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import { readPageValues } from "@/lib/wire/page-values";
 import { FORM_ERRORS_COOKIE } from "@/lib/dashboard/shown-once-cookie";
 import { openRefusedForm, type RefusedForm } from "@/lib/dashboard/form-errors";
 import { ErrorSummaryFocus } from "@/app/(site)/apply/error-summary-focus";
@@ -14,6 +18,23 @@ export async function refusedFormOf(viewer: { userId: string; project: string; e
 
 /** The page's title, with GOV.UK's "Error: " in front when a form on it was refused. */
 export const titleWith = (title: string, refused: RefusedForm | null) => (refused && refused.errors.length > 0 ? `Error: ${title}` : title);
+
+/**
+ * A dashboard page's metadata: its title, with "Error: " when the refused form the viewer's cookie holds is one of
+ * this page's (`isOurs`), and never indexed.
+ */
+export async function refusedFormMetadata(title: string, params: Record<string, string>, isOurs: (refused: RefusedForm) => boolean = () => true): Promise<Metadata> {
+  const { project, environment } = readPageValues(dashboardParamsSchema.shape, params);
+  const userId = await signedInUserIdOfPage();
+  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
+  return { title: titleWith(title, refused && isOurs(refused) ? refused : null), robots: { index: false, follow: false } };
+}
+
+/** A field's aria attributes: invalid, and described by its message (and `describedBy` besides), when refused. */
+export function refusedAria(message: string | undefined, errorId: string, describedBy?: string) {
+  const described = [describedBy, message ? errorId : undefined].filter(Boolean).join(" ");
+  return { "aria-invalid": message ? (true as const) : undefined, "aria-describedby": described || undefined };
+}
 
 /** The refusals of `form` (or nothing), keyed by field. */
 export function refusalsOf(refused: RefusedForm | null, form: string): { errors: Record<string, string>; values: Record<string, string> } | null {

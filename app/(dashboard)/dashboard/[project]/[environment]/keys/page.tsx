@@ -13,11 +13,10 @@ import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
 import { dashboardView } from "@/lib/dashboard/view";
 import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { NewSecret } from "../../../_components/new-secret";
-import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, titleWith } from "../../../_components/refused-form";
+import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, refusedFormMetadata, refusedAria } from "../../../_components/refused-form";
 import { DashboardShell } from "../../../_components/shell";
 import { when } from "../../../_components/when";
 import { signedInOrRedirect } from "../../../_components/signed-in";
-import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
 import "../../../../../(account)/account/account.css";
 import "../../../dashboard.css";
 
@@ -26,10 +25,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
-  const userId = await signedInUserIdOfPage();
-  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
-  return { title: titleWith("API keys", refused), robots: { index: false, follow: false } };
+  return refusedFormMetadata("API keys", await params);
 }
 
 const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours", allowed_origins: "Allowed origins" };
@@ -102,7 +98,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
           <div>
             <label htmlFor="key-type">Type of key</label>
             <FieldError id="key-type-error" message={createRefused?.errors.type} />
-            <select id="key-type" name="type" defaultValue="secret" aria-invalid={createRefused?.errors.type ? true : undefined} aria-describedby={createRefused?.errors.type ? "key-type-error" : undefined}>
+            <select id="key-type" name="type" defaultValue="secret" {...refusedAria(createRefused?.errors.type, "key-type-error")}>
               <option value="secret">Secret (for your servers)</option>
               <option value="publishable">Publishable (for browsers)</option>
             </select>
@@ -164,8 +160,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                                   max={168}
                                   defaultValue={rollRefused?.values.overlap_hours ?? 24}
                                   required
-                                  aria-invalid={rollRefused?.errors.overlap_hours ? true : undefined}
-                                  aria-describedby={rollRefused?.errors.overlap_hours ? `overlap-${key.id}-error` : undefined}
+                                  {...refusedAria(rollRefused?.errors.overlap_hours, `overlap-${key.id}-error`)}
                                 />
                               </div>
                               <button type="submit" className="account-button account-button-secondary">
@@ -214,8 +209,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     id={`origins-${key.id}`}
                     name="allowed_origins"
                     rows={3}
-                    aria-invalid={originsError ? true : undefined}
-                    aria-describedby={originsError ? `origins-hint-${key.id} origins-${key.id}-error` : `origins-hint-${key.id}`}
+                    {...refusedAria(originsError, `origins-${key.id}-error`, `origins-hint-${key.id}`)}
                     defaultValue={originsRefused?.values.allowed_origins ?? (key.allowed_origins ?? []).join("\n")}
                   />
                 </div>

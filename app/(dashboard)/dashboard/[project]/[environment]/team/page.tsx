@@ -13,8 +13,7 @@ import { dashboardView } from "@/lib/dashboard/view";
 import { PROJECT_ROLES, type ProjectRole } from "@/lib/team/permissions";
 import { readPageValues } from "@/lib/wire/page-values";
 import { CSRF_COOKIE } from "@/lib/wire/csrf";
-import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
-import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, titleWith } from "../../../_components/refused-form";
+import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, refusedFormMetadata, refusedAria } from "../../../_components/refused-form";
 import { onDay } from "../../../_components/when";
 import { DashboardShell, ROLE_WORDS } from "../../../_components/shell";
 import { signedInOrRedirect } from "../../../_components/signed-in";
@@ -26,10 +25,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
-  const userId = await signedInUserIdOfPage();
-  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
-  return { title: titleWith("Team", refused), robots: { index: false, follow: false } };
+  return refusedFormMetadata("Team", await params);
 }
 
 const FIELD_LABELS = { email: "Email address", role: "Role" };
@@ -40,8 +36,6 @@ const refusedFieldId = (form: string, field: string) => (form === "invite" ? `in
 /** A refused form's role if it is one (to keep it selected), else `otherwise`. */
 const roleOr = (typed: string | undefined, otherwise: ProjectRole): ProjectRole => PROJECT_ROLES.find((role) => role === typed) ?? otherwise;
 
-/** A field's aria attributes: invalid, and described by its message, when refused. */
-const refusedAria = (message: string | undefined, errorId: string) => (message ? { "aria-invalid": true as const, "aria-describedby": errorId } : {});
 
 const teamPageQuery = { done: z.enum(TEAM_OUTCOMES), problem: z.enum(TEAM_PROBLEMS) };
 

@@ -4,14 +4,13 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
-import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
 import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
 import { dashboardView } from "@/lib/dashboard/view";
 import { listWebhookEndpointsForDashboard } from "@/lib/dashboard/webhooks";
 import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { readPageValues } from "@/lib/wire/page-values";
-import { ErrorSummary, refusalsOf, refusedFormOf, titleWith } from "../../../_components/refused-form";
+import { ErrorSummary, refusalsOf, refusedFormOf, refusedFormMetadata } from "../../../_components/refused-form";
 import { DashboardShell } from "../../../_components/shell";
 import { signedInOrRedirect } from "../../../_components/signed-in";
 import { when } from "../../../_components/when";
@@ -24,10 +23,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { project, environment } = readPageValues(dashboardParamsSchema.shape, await params);
-  const userId = await signedInUserIdOfPage();
-  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
-  return { title: titleWith("Webhooks", refused?.form === "create-endpoint" ? refused : null), robots: { index: false, follow: false } };
+  return refusedFormMetadata("Webhooks", await params, (refused) => refused.form === "create-endpoint");
 }
 
 export default async function WebhooksPage({ params }: Props) {

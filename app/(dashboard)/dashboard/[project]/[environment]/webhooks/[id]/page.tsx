@@ -6,7 +6,6 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
 import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { dashboardWebhookParamsSchema, replayEventFormSchema } from "@/lib/dashboard/schemas";
 import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
@@ -19,7 +18,7 @@ import { CSRF_COOKIE } from "@/lib/wire/csrf";
 import { readPageValues } from "@/lib/wire/page-values";
 import { requestString } from "@/lib/wire/request-string";
 import { NewSecret } from "../../../../_components/new-secret";
-import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, titleWith } from "../../../../_components/refused-form";
+import { ErrorSummary, FieldError, refusalsOf, refusedFormOf, refusedFormMetadata, refusedAria } from "../../../../_components/refused-form";
 import { DashboardShell } from "../../../../_components/shell";
 import { signedInOrRedirect } from "../../../../_components/signed-in";
 import { when, whenToTheSecond } from "../../../../_components/when";
@@ -51,10 +50,7 @@ const FIELD_IDS: Record<string, (field: string) => string> = {
 const RESPONSE_SHOWN = 120;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { project, environment } = readPageValues(dashboardWebhookParamsSchema.shape, await params);
-  const userId = await signedInUserIdOfPage();
-  const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
-  return { title: titleWith("Webhook endpoint", refused && FIELD_IDS[refused.form] ? refused : null), robots: { index: false, follow: false } };
+  return refusedFormMetadata("Webhook endpoint", await params, (refused) => Boolean(FIELD_IDS[refused.form]));
 }
 
 export default async function WebhookEndpointPage({ params, searchParams }: Props) {
@@ -215,8 +211,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
                     name="since"
                     type="datetime-local"
                     defaultValue={recoverRefused?.values.since ?? toUkDateTimeInput(new Date(clock.now().getTime() - 24 * 3_600_000))}
-                    aria-invalid={recoverRefused?.errors.since ? true : undefined}
-                    aria-describedby={recoverRefused?.errors.since ? "recover-since-error" : undefined}
+                    {...refusedAria(recoverRefused?.errors.since, "recover-since-error")}
                   />
                 </div>
                 <button type="submit" className="account-button account-button-secondary">
@@ -257,8 +252,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
                   min={0}
                   max={168}
                   defaultValue={rollRefused?.values.overlap_hours ?? 24}
-                  aria-invalid={rollRefused?.errors.overlap_hours ? true : undefined}
-                  aria-describedby={rollRefused?.errors.overlap_hours ? "roll-overlap-error" : undefined}
+                  {...refusedAria(rollRefused?.errors.overlap_hours, "roll-overlap-error")}
                 />
               </div>
               <button type="submit" className="account-button account-button-secondary">
