@@ -3,8 +3,8 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { signedInUserIdOfPage } from "@/app/_auth/signed-in-user";
-import { dashboardParamsSchema } from "@/lib/dashboard/schemas";
-import { readPageValues } from "@/lib/wire/page-values";
+import type { dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import type { PageValues } from "@/lib/wire/page-values";
 import { FORM_ERRORS_COOKIE } from "@/lib/dashboard/shown-once-cookie";
 import { openRefusedForm, type RefusedForm } from "@/lib/dashboard/form-errors";
 import { ErrorSummaryFocus } from "@/app/(site)/apply/error-summary-focus";
@@ -23,8 +23,11 @@ export const titleWith = (title: string, refused: RefusedForm | null) => (refuse
  * A dashboard page's metadata: its title, with "Error: " when the refused form the viewer's cookie holds is one of
  * this page's (`isOurs`), and never indexed.
  */
-export async function refusedFormMetadata(title: string, params: Record<string, string>, isOurs: (refused: RefusedForm) => boolean = () => true): Promise<Metadata> {
-  const { project, environment } = readPageValues(dashboardParamsSchema.shape, params);
+export async function refusedFormMetadata(
+  title: string,
+  { project, environment }: PageValues<typeof dashboardParamsSchema.shape>,
+  isOurs: (refused: RefusedForm) => boolean = () => true,
+): Promise<Metadata> {
   const userId = await signedInUserIdOfPage();
   const refused = project && environment && userId ? await refusedFormOf({ userId, project, environment }) : null;
   return { title: titleWith(title, refused && isOurs(refused) ? refused : null), robots: { index: false, follow: false } };

@@ -25,7 +25,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return refusedFormMetadata("API keys", await params);
+  return refusedFormMetadata("API keys", readPageValues(dashboardParamsSchema.shape, await params));
 }
 
 const FIELD_LABELS = { type: "Type of key", overlap_hours: "Overlap in hours", allowed_origins: "Allowed origins" };

@@ -25,7 +25,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return refusedFormMetadata("Team", await params);
+  return refusedFormMetadata("Team", readPageValues(dashboardParamsSchema.shape, await params));
 }
 
 const FIELD_LABELS = { email: "Email address", role: "Role" };

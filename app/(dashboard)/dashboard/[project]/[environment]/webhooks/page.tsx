@@ -23,7 +23,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<Record<string, string>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return refusedFormMetadata("Webhooks", await params, (refused) => refused.form === "create-endpoint");
+  return refusedFormMetadata("Webhooks", readPageValues(dashboardParamsSchema.shape, await params), (refused) => refused.form === "create-endpoint");
 }
 
 export default async function WebhooksPage({ params }: Props) {

@@ -50,7 +50,7 @@ const FIELD_IDS: Record<string, (field: string) => string> = {
 const RESPONSE_SHOWN = 120;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return refusedFormMetadata("Webhook endpoint", await params, (refused) => Boolean(FIELD_IDS[refused.form]));
+  return refusedFormMetadata("Webhook endpoint", readPageValues(dashboardWebhookParamsSchema.shape, await params), (refused) => Boolean(FIELD_IDS[refused.form]));
 }
 
 export default async function WebhookEndpointPage({ params, searchParams }: Props) {
