@@ -8,6 +8,7 @@ import next from "next";
 import { isSignInProviderRequest } from "../lib/oidc/mount-path";
 import { servePage } from "../lib/pages/page-replay";
 import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/wire/client-address";
+import { loadRepeatedChunksOnce } from "./shared-chunks";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -54,6 +55,7 @@ function warnOfUntrustedProxy(request: http.IncomingMessage): void {
 }
 
 export async function startHttpServer(options: { dev: boolean; port: number; hostname?: string }): Promise<http.Server> {
+  if (!options.dev) loadRepeatedChunksOnce(path.join(ROOT, ".next", "server"));
   const app = next({ dev: options.dev, dir: ROOT, port: options.port, hostname: options.hostname ?? "localhost", turbopack: options.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
