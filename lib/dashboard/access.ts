@@ -4,7 +4,7 @@ import { ApiError, notFound } from "../errors";
 import { assertCan, type DashboardAction, type ProjectRole } from "../team/permissions";
 import { roleOf } from "../team/service";
 import type { Tenant } from "../tenant";
-import type { DashboardParams } from "./schemas";
+import { dashboardParamsSchema, type DashboardParams } from "./schemas";
 
 export interface DashboardMember {
   userId: string;
@@ -20,4 +20,12 @@ export async function dashboardMemberOrThrow(options: { userId: string | null; p
   if (!role) throw notFound("project", params.project);
   assertCan(role, action);
   return { userId, role, tenant: { projectId: params.project, environment: params.environment } };
+}
+
+/** The project and environment of an address under /dashboard/{project}/{environment}/ (its other parameters aside); else 404. */
+export function dashboardParamsOf(params: unknown): DashboardParams {
+  const { project, environment } = (params ?? {}) as Record<string, unknown>;
+  const parsed = dashboardParamsSchema.safeParse({ project, environment });
+  if (!parsed.success) throw notFound("project");
+  return parsed.data;
 }

@@ -3,9 +3,10 @@
 // back carries them in a sealed cookie (lib/dashboard/sealed-cookie.ts) that the next view reads and the proxy
 // forgets, like a new secret; never in the address, where what was typed would reach logs.
 //
-// A form's route takes every answer as a string (the body schema still refuses unknown fields); its handler checks
-// the CSRF token and the member first, then the answers with `checkForm`, then calls the service, whose field-level
-// refusals (`validation_failed` and the like, with `detail[].field`) `withFieldRefusals` also brings back.
+// A form's route takes every answer as a string (the body schema still refuses unknown fields); the route builder
+// checks the CSRF token and the member first, then its form function the answers with `checkForm`, then calls the
+// service, whose field-level refusals (`validation_failed` and the like, with `detail[].field`) `withFieldRefusals`
+// also brings back.
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { requestString } from "../wire/request-string";
@@ -55,7 +56,7 @@ export function fieldRefusalsOf(error: unknown, fields: readonly string[]): Fiel
 
 /** The 303 back to `location` with the form's answers and refusals sealed for the member who posted. */
 export async function backWithRefusals(
-  post: Pick<FormPost<unknown>, "params" | "secure"> & { userId: string },
+  post: Pick<FormPost<unknown>, "member" | "params" | "secure">,
   refused: { form: string; location: string; values: Record<string, string | undefined>; errors: FieldRefusal[] },
 ): Promise<AfterPost> {
   const values = Object.fromEntries(
@@ -66,7 +67,7 @@ export async function backWithRefusals(
   const setCookie = await sealedCookie(
     FORM_ERRORS_COOKIE,
     PURPOSE,
-    { userId: post.userId, projectId: post.params.project, environment: post.params.environment, form: refused.form, values, errors: refused.errors },
+    { userId: post.member.userId, projectId: post.params.project, environment: post.params.environment, form: refused.form, values, errors: refused.errors },
     post.secure,
   );
   return { location: refused.location, setCookie };
@@ -77,7 +78,7 @@ export async function backWithRefusals(
  * any other error is the error page it always was.
  */
 export async function withFieldRefusals(
-  post: Pick<FormPost<unknown>, "params" | "secure"> & { userId: string },
+  post: Pick<FormPost<unknown>, "member" | "params" | "secure">,
   refused: { form: string; location: string; values: Record<string, string | undefined>; fields: readonly string[] },
   act: () => Promise<AfterPost>,
 ): Promise<AfterPost> {

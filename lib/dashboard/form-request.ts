@@ -1,17 +1,14 @@
-// What a dashboard form handler reads from its request besides the form, the check every post passes first (the
-// page's CSRF token), and how it answers: a 303 the browser follows, never cached.
+// What a dashboard form handler hands its form function besides the form (the member the route builder
+// authenticated: lib/http/auth-kinds.ts, `dashboard_member`), and how it answers: a 303 the browser follows, never cached.
 import { config } from "../env";
-import { assertFormFromOurSite, csrfCookieOf } from "../wire/csrf";
+import type { DashboardMember } from "./access";
 import type { DashboardParams } from "./schemas";
 
-/** What a form post brings besides its fields: who posted it and how (the request's cookie, origin and host). */
+/** A form post, once its CSRF token and its member are checked: who posted it, where, and whether over HTTPS. */
 export interface FormPost<F> {
-  userId: string | null;
+  member: DashboardMember;
   params: DashboardParams;
   form: F;
-  cookieToken: string | null;
-  origin: string | null;
-  host: string | null;
   secure: boolean;
 }
 
@@ -20,17 +17,9 @@ export interface AfterPost {
   setCookie?: string;
 }
 
-export function assertFromOurPage(post: FormPost<{ csrf_token: string }>): void {
-  assertFormFromOurSite({ formToken: post.form.csrf_token, cookieToken: post.cookieToken, origin: post.origin, host: post.host });
-}
-
-export function postedFrom(request: Request) {
-  return {
-    cookieToken: csrfCookieOf(request),
-    origin: request.headers.get("origin"),
-    host: request.headers.get("host"),
-    secure: new URL(request.url).protocol === "https:" || config().BASE_URL.startsWith("https:"),
-  };
+/** Whether the post came over HTTPS, so the cookies its answer sets are `Secure`. */
+export function postedFrom(request: Request): { secure: boolean } {
+  return { secure: new URL(request.url).protocol === "https:" || config().BASE_URL.startsWith("https:") };
 }
 
 export function seeOther({ location, setCookie }: AfterPost): Response {

@@ -1,11 +1,10 @@
-// The API keys page's forms (docs/dashboard.md): each post is checked in one order (the page's CSRF token, then
-// the person: signed in, a member of the project, a role allowed the action), then its answers (a refusal comes back
-// to the form: lib/dashboard/form-errors.ts), then calls the keys service the API calls, and answers where the browser goes next (303 back to the keys page) with, for a new secret, the sealed
-// cookie that shows it once.
-import { dashboardMemberOrThrow } from "./access";
+// The API keys page's forms (docs/dashboard.md): each post, once the route builder has checked the page's CSRF token
+// and the person (signed in, a member of the project, a role allowed the action), has its answers checked (a refusal
+// comes back to the form: lib/dashboard/form-errors.ts), then calls the keys service the API calls, and answers where
+// the browser goes next (303 back to the keys page) with, for a new secret, the sealed cookie that shows it once.
 import { createKeyFromDashboard, revokeKeyFromDashboard, revokeTokensFromDashboard, rollKeyFromDashboard, setAllowedOriginsFromDashboard } from "./keys";
 import { backWithRefusals, checkForm } from "./form-errors";
-import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
+import type { AfterPost, FormPost } from "./form-request";
 import {
   allowedOriginsFieldsSchema,
   createKeyFieldsSchema,
@@ -25,10 +24,9 @@ export function keysPagePath(params: DashboardParams): string {
 }
 
 export async function submitCreateKeyForm(post: FormPost<z.output<typeof createKeyFormSchema>>): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "create_key" });
+  const { member } = post;
   const checked = checkForm(createKeyFieldsSchema, { type: post.form.type });
-  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: "create-key", location: keysPagePath(post.params), values: { type: post.form.type }, errors: checked.errors });
+  if (!checked.ok) return backWithRefusals(post, { form: "create-key", location: keysPagePath(post.params), values: { type: post.form.type }, errors: checked.errors });
   const created = await createKeyFromDashboard({ member, type: checked.data.type });
   const setCookie = await shownOnceCookie(
     { kind: "key_created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, objectId: created.id, secret: created.secret },
@@ -38,12 +36,11 @@ export async function submitCreateKeyForm(post: FormPost<z.output<typeof createK
 }
 
 export async function submitRollKeyForm(post: FormPost<z.output<typeof rollKeyFormSchema>> & { keyId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "roll_key" });
+  const { member } = post;
   const checked = checkForm(rollKeyFieldsSchema, { overlap_hours: post.form.overlap_hours });
   if (!checked.ok) {
     const values = { overlap_hours: post.form.overlap_hours };
-    return backWithRefusals({ ...post, userId: member.userId }, { form: `roll-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
+    return backWithRefusals(post, { form: `roll-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
   }
   const rolled = await rollKeyFromDashboard({ member, id: post.keyId, overlapHours: checked.data.overlap_hours });
   const setCookie = await shownOnceCookie(
@@ -63,25 +60,22 @@ export async function submitRollKeyForm(post: FormPost<z.output<typeof rollKeyFo
 }
 
 export async function submitRevokeKeyForm(post: FormPost<z.output<typeof revokeKeyFormSchema>> & { keyId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_key" });
+  const { member } = post;
   await revokeKeyFromDashboard({ member, id: post.keyId });
   return { location: `${keysPagePath(post.params)}?revoked=${post.keyId}` };
 }
 
 export async function submitAllowedOriginsForm(post: FormPost<z.output<typeof allowedOriginsFormSchema>> & { keyId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "set_key_origins" });
+  const { member } = post;
   const values = { allowed_origins: post.form.allowed_origins };
   const checked = checkForm(allowedOriginsFieldsSchema, values);
-  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: `origins-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
+  if (!checked.ok) return backWithRefusals(post, { form: `origins-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
   await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: checked.data.allowed_origins });
   return { location: `${keysPagePath(post.params)}?origins=${post.keyId}` };
 }
 
 export async function submitRevokeTokensForm(post: FormPost<z.output<typeof confirmFormSchema>>): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "revoke_tokens" });
+  const { member } = post;
   await revokeTokensFromDashboard({ member });
   return { location: `${keysPagePath(post.params)}?tokens=revoked` };
 }

@@ -1,5 +1,5 @@
-// The Team page's forms (docs/dashboard.md, "Team"), checked in the keys forms' order (the page's CSRF token, then
-// a member whose role may manage the team), then the team services the admin command line calls, which write the
+// The Team page's forms (docs/dashboard.md, "Team"), once the route builder has checked the page's CSRF token and a
+// member whose role may manage the team: the team services the admin command line calls, which write the
 // audit entry with the signed-in person as the actor. Refused answers (an email that is not one, a role that does
 // not exist) come back to their form (lib/dashboard/form-errors.ts); a refusal a person can act on (the last owner,
 // someone already in the team) comes back to the Team page as a message rather than an error page.
@@ -7,9 +7,8 @@ import { ApiError } from "../errors";
 import { cancelInvitation, inviteMember } from "../team/invitations";
 import { changeMemberRole, removeMember } from "../team/service";
 import type { z } from "zod";
-import { dashboardMemberOrThrow } from "./access";
 import { backWithRefusals, checkForm } from "./form-errors";
-import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
+import type { AfterPost, FormPost } from "./form-request";
 import {
   changeRoleFieldsSchema,
   inviteMemberFieldsSchema,
@@ -40,11 +39,10 @@ async function unlessConflict(work: () => Promise<string>, params: DashboardPara
 }
 
 export async function submitInviteForm(post: FormPost<z.output<typeof inviteMemberFormSchema>>): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const { member } = post;
   const values = { email: post.form.email, role: post.form.role };
   const checked = checkForm(inviteMemberFieldsSchema, values);
-  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: "invite", location: teamPagePath(post.params), values, errors: checked.errors });
+  if (!checked.ok) return backWithRefusals(post, { form: "invite", location: teamPagePath(post.params), values, errors: checked.errors });
   return unlessConflict(
     async () => {
       const invitation = await inviteMember({ projectId: member.tenant.projectId, email: checked.data.email, role: checked.data.role }, { actorId: member.userId });
@@ -56,11 +54,10 @@ export async function submitInviteForm(post: FormPost<z.output<typeof inviteMemb
 }
 
 export async function submitChangeRoleForm(post: FormPost<z.output<typeof changeRoleFormSchema>> & { memberId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const { member } = post;
   const values = { role: post.form.role };
   const checked = checkForm(changeRoleFieldsSchema, values);
-  if (!checked.ok) return backWithRefusals({ ...post, userId: member.userId }, { form: `role-${post.memberId}`, location: teamPagePath(post.params), values, errors: checked.errors });
+  if (!checked.ok) return backWithRefusals(post, { form: `role-${post.memberId}`, location: teamPagePath(post.params), values, errors: checked.errors });
   return unlessConflict(
     async () => {
       await changeMemberRole({ projectId: member.tenant.projectId, userId: post.memberId, role: checked.data.role }, { actorId: member.userId });
@@ -72,8 +69,7 @@ export async function submitChangeRoleForm(post: FormPost<z.output<typeof change
 }
 
 export async function submitRemoveMemberForm(post: FormPost<z.output<typeof confirmFormSchema>> & { memberId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const { member } = post;
   return unlessConflict(
     async () => {
       await removeMember({ projectId: member.tenant.projectId, userId: post.memberId }, { actorId: member.userId });
@@ -86,8 +82,7 @@ export async function submitRemoveMemberForm(post: FormPost<z.output<typeof conf
 }
 
 export async function submitCancelInvitationForm(post: FormPost<z.output<typeof confirmFormSchema>> & { invitationId: string }): Promise<AfterPost> {
-  assertFromOurPage(post);
-  const member = await dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_team" });
+  const { member } = post;
   await cancelInvitation({ projectId: member.tenant.projectId, invitationId: post.invitationId }, { actorId: member.userId });
   return { location: teamPagePath(post.params, { done: "invitation_cancelled" }) };
 }

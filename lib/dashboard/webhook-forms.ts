@@ -1,12 +1,12 @@
-// The Webhooks section's forms (docs/dashboard.md, "Webhooks"): each post is checked in one order (the page's CSRF
-// token, then the person: signed in, a member of the project, a role allowed `manage_webhooks`), then its answers
-// (a refusal comes back to the form: lib/dashboard/form-errors.ts), then the webhooks service the API calls, and
-// answers where the browser goes next: 303 to the endpoint's page, with a new signing secret in the shown-once cookie.
+// The Webhooks section's forms (docs/dashboard.md, "Webhooks"): each post, once the route builder has checked the
+// page's CSRF token and the person (signed in, a member of the project, a role allowed `manage_webhooks`), has its
+// answers checked (a refusal comes back to the form: lib/dashboard/form-errors.ts), then calls the webhooks service
+// the API calls, and answers where the browser goes next: 303 to the endpoint's page, with a new signing secret in
+// the shown-once cookie.
 import type { z } from "zod";
 import { EVENT_TYPES } from "../events/events";
-import { dashboardMemberOrThrow, type DashboardMember } from "./access";
 import { backWithRefusals, checkForm, withFieldRefusals } from "./form-errors";
-import { assertFromOurPage, type AfterPost, type FormPost } from "./form-request";
+import type { AfterPost, FormPost } from "./form-request";
 import {
   eventCheckboxName,
   recoverDeliveriesFieldsSchema,
@@ -39,11 +39,6 @@ export function webhookEndpointPagePath(params: DashboardParams, endpointId: str
   return `${webhooksPagePath(params)}/${endpointId}`;
 }
 
-async function webhookManager(post: FormPost<{ csrf_token: string }>): Promise<DashboardMember> {
-  assertFromOurPage(post);
-  return dashboardMemberOrThrow({ userId: post.userId, params: post.params, action: "manage_webhooks" });
-}
-
 /** The endpoint form's answers: every event (`*`) when that box is ticked, else the ticked types. */
 function endpointAnswers(form: z.output<typeof webhookEndpointFormSchema>) {
   const ticked = (type: string) => (form as Record<string, string | undefined>)[eventCheckboxName(type)] === "on";
@@ -59,21 +54,19 @@ const ENDPOINT_FIELDS = ["url", "enabled_events", "description"] as const;
 /** Checks the endpoint form, then runs `save` with its settings; a refusal (the form's or the service's) goes back to `location`. */
 async function withEndpointSettings(
   post: FormPost<z.output<typeof webhookEndpointFormSchema>>,
-  member: DashboardMember,
   refusal: { form: string; location: string },
   save: (settings: { url: string; enabledEvents: string[]; description: string }) => Promise<AfterPost>,
 ): Promise<AfterPost> {
   const { answers, values } = endpointAnswers(post.form);
-  const poster = { ...post, userId: member.userId };
   const checked = checkForm(webhookEndpointFieldsSchema, answers);
-  if (!checked.ok) return backWithRefusals(poster, { ...refusal, values, errors: checked.errors });
+  if (!checked.ok) return backWithRefusals(post, { ...refusal, values, errors: checked.errors });
   const settings = { url: checked.data.url, enabledEvents: checked.data.enabled_events, description: checked.data.description };
-  return withFieldRefusals(poster, { ...refusal, values, fields: ENDPOINT_FIELDS }, () => save(settings));
+  return withFieldRefusals(post, { ...refusal, values, fields: ENDPOINT_FIELDS }, () => save(settings));
 }
 
 export async function submitCreateWebhookEndpointForm(post: FormPost<z.output<typeof webhookEndpointFormSchema>>): Promise<AfterPost> {
-  const member = await webhookManager(post);
-  return withEndpointSettings(post, member, { form: "create-endpoint", location: webhooksPagePath(post.params) }, async (settings) => {
+  const { member } = post;
+  return withEndpointSettings(post, { form: "create-endpoint", location: webhooksPagePath(post.params) }, async (settings) => {
     const created = await createWebhookEndpointFromDashboard({ member, settings });
     const setCookie = await shownOnceCookie(
       { kind: "webhook_endpoint_created", userId: member.userId, projectId: post.params.project, environment: post.params.environment, objectId: created.id, secret: created.secret },
@@ -84,26 +77,26 @@ export async function submitCreateWebhookEndpointForm(post: FormPost<z.output<ty
 }
 
 export async function submitUpdateWebhookEndpointForm(post: FormPost<z.output<typeof webhookEndpointFormSchema>> & OnEndpoint): Promise<AfterPost> {
-  const member = await webhookManager(post);
+  const { member } = post;
   const location = webhookEndpointPagePath(post.params, post.endpointId);
-  return withEndpointSettings(post, member, { form: "edit-endpoint", location }, async (settings) => {
+  return withEndpointSettings(post, { form: "edit-endpoint", location }, async (settings) => {
     await updateWebhookEndpointFromDashboard({ member, id: post.endpointId, settings });
     return { location: `${location}?changed=updated` };
   });
 }
 
 export async function submitWebhookEndpointStateForm(post: FormPost<z.output<typeof webhookEndpointStateFormSchema>> & OnEndpoint & { enabled: boolean }): Promise<AfterPost> {
-  const member = await webhookManager(post);
+  const { member } = post;
   await setWebhookEndpointEnabledFromDashboard({ member, id: post.endpointId, enabled: post.enabled });
   return { location: `${webhookEndpointPagePath(post.params, post.endpointId)}?changed=${post.enabled ? "enabled" : "disabled"}` };
 }
 
 export async function submitRollWebhookSecretForm(post: FormPost<z.output<typeof rollKeyFormSchema>> & OnEndpoint): Promise<AfterPost> {
-  const member = await webhookManager(post);
+  const { member } = post;
   const location = webhookEndpointPagePath(post.params, post.endpointId);
   const checked = checkForm(rollKeyFieldsSchema, { overlap_hours: post.form.overlap_hours });
   if (!checked.ok) {
-    return backWithRefusals({ ...post, userId: member.userId }, { form: "roll-secret", location, values: { overlap_hours: post.form.overlap_hours }, errors: checked.errors });
+    return backWithRefusals(post, { form: "roll-secret", location, values: { overlap_hours: post.form.overlap_hours }, errors: checked.errors });
   }
   const rolled = await rollWebhookSecretFromDashboard({ member, id: post.endpointId, overlapHours: checked.data.overlap_hours });
   const setCookie = await shownOnceCookie(
@@ -122,19 +115,18 @@ export async function submitRollWebhookSecretForm(post: FormPost<z.output<typeof
 }
 
 export async function submitReplayEventForm(post: FormPost<z.output<typeof replayEventFormSchema>> & OnEndpoint): Promise<AfterPost> {
-  const member = await webhookManager(post);
+  const { member } = post;
   await replayEventFromDashboard({ member, endpointId: post.endpointId, eventId: post.form.event_id });
   return { location: `${webhookEndpointPagePath(post.params, post.endpointId)}?replayed=${post.form.event_id}` };
 }
 
 export async function submitRecoverDeliveriesForm(post: FormPost<z.output<typeof recoverDeliveriesFormSchema>> & OnEndpoint): Promise<AfterPost> {
-  const member = await webhookManager(post);
+  const { member } = post;
   const location = webhookEndpointPagePath(post.params, post.endpointId);
-  const poster = { ...post, userId: member.userId };
   const values = { since: post.form.since };
   const checked = checkForm(recoverDeliveriesFieldsSchema, values);
-  if (!checked.ok) return backWithRefusals(poster, { form: "recover", location, values, errors: checked.errors });
-  return withFieldRefusals(poster, { form: "recover", location, values, fields: ["since"] }, async () => {
+  if (!checked.ok) return backWithRefusals(post, { form: "recover", location, values, errors: checked.errors });
+  return withFieldRefusals(post, { form: "recover", location, values, fields: ["since"] }, async () => {
     const recovery = await recoverFailedDeliveriesFromDashboard({ member, endpointId: post.endpointId, since: checked.data.since });
     return { location: `${location}?recovered=${recovery.count}` };
   });

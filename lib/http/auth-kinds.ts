@@ -4,13 +4,15 @@
 // A new kind of caller is one more row, and the compiler names every column it must fill; nothing else branches
 // on the kind. A bearer endpoint that also takes a person (`person`) hands a token that is not a JWT to the
 // person's row.
+import { dashboardMemberOrThrow, dashboardParamsOf, type DashboardMember } from "../dashboard/access";
 import { ApiError, type ErrorCode, type Ring } from "../errors";
 import { authenticatePublishableKey, type PublishableKeyCaller } from "../keys/publishable";
 import { authenticateClient, type AuthenticatedClient, type ClientCredentialsInput } from "../oauth/client-authentication";
+import { signedInUserIdOf } from "../oidc/app-session";
 import { ANONYMOUS_PARTNER_LIMIT, CLIENT_AUTHENTICATION_LIMIT, PERSON_ADDRESS_LIMIT, PERSON_LIMIT, PUBLIC_LIMIT, type RatePolicy, type SubLimit } from "../ratelimit/policies";
 import type { Reader, Tenant } from "../tenant";
 import { clientAddress } from "../wire/client-address";
-import { CSRF_COOKIE, CSRF_HEADER, hasMatchingCsrfToken } from "../wire/csrf";
+import { assertFormFromOurSite, CSRF_COOKIE, CSRF_HEADER, csrfCookieOf, hasMatchingCsrfToken } from "../wire/csrf";
 import { authenticatePartnerToken, authenticatePersonToken, looksLikeJwt, presentedBearerToken, type Principal, type SignedInPerson } from "./auth";
 import type { EndpointAuth } from "./endpoint";
 import { isOperatorRequest } from "./operator-access";
@@ -22,12 +24,14 @@ export type Caller =
   | { kind: "client"; client: AuthenticatedClient }
   | { kind: "publishable_key"; key: PublishableKeyCaller }
   | { kind: "operator" }
-  | { kind: "site_visitor" };
+  | { kind: "site_visitor" }
+  | { kind: "dashboard_member"; member: DashboardMember };
 
-/** What an authentication reads: the request, and its body once decoded. */
+/** What an authentication reads: the request, and its body once decoded and its path parameters once parsed. */
 export interface Presented {
   request: Request;
   body: unknown;
+  params: unknown;
 }
 
 /** The callers an endpoint of each kind may be called by: a bearer endpoint that takes a person, by a person too. */
@@ -38,6 +42,7 @@ interface CallersOf {
   publishable_key: Extract<Caller, { kind: "publishable_key" }>;
   operator: Extract<Caller, { kind: "operator" }>;
   site_visitor: Extract<Caller, { kind: "site_visitor" }>;
+  dashboard_member: Extract<Caller, { kind: "dashboard_member" }>;
   none: never;
 }
 
@@ -202,6 +207,35 @@ export const AUTH_KINDS: { [K in EndpointAuth["kind"]]: AuthKind<Extract<Endpoin
     ],
     limits: () => [],
     extensions: () => ({}),
+  },
+  dashboard_member: {
+    rings: ["site"],
+    // The token is a field of the form, so the form is decoded first.
+    authenticatedFrom: "body",
+    async authenticate({ request, body, params }, auth) {
+      const formToken = (body as { csrf_token?: unknown } | undefined)?.csrf_token;
+      assertFormFromOurSite({
+        formToken: typeof formToken === "string" ? formToken : undefined,
+        cookieToken: csrfCookieOf(request),
+        origin: request.headers.get("origin"),
+        host: request.headers.get("host"),
+      });
+      const userId = await signedInUserIdOf(request);
+      return { kind: "dashboard_member", member: await dashboardMemberOrThrow({ userId, params: dashboardParamsOf(params), action: auth.action }) };
+    },
+    tenantOf: ({ member }) => member.tenant,
+    readerOf: () => undefined,
+    refusals: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
+    addressPolicy: (_ring, auth) => auth.addressLimit,
+    subLimit: null,
+    anyOrigin: false,
+    security: () => [],
+    facts: (auth) => [
+      `**Signed-in team member** with permission \`${auth.action}\` (docs/dashboard.md, "Teams and roles"): the dashboard's sign-in session cookie; not signed in is 401, outside the project's team 404, a role without the permission 403 \`role_forbidden\`.`,
+      `**CSRF token in the form:** \`csrf_token\` echoes the \`${CSRF_COOKIE}\` cookie our pages set, posted from our site; else 403 \`csrf_token_invalid\`.`,
+    ],
+    limits: () => [],
+    extensions: (auth) => ({ "x-dashboard-action": auth.action }),
   },
   none: {
     rings: ["partner", "public", "site"],

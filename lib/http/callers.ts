@@ -1,6 +1,7 @@
 // The steps that learn who calls from what the body carries, once it is read (an OAuth client's credentials,
-// RFC 6749 §2.3: the Authorization header or the form; a publishable key), and the request's time on the
-// caller's clock, taken once every kind of caller is known and before any body is validated.
+// RFC 6749 §2.3: the Authorization header or the form; a publishable key; a dashboard form's CSRF token, which
+// comes before its member's session is read), and the request's time on the caller's clock, taken once every
+// kind of caller is known and before any body is validated.
 import { tenantClockOffsetMs } from "../tenant-clock";
 import { atRequestTime } from "../wire/request-time";
 import { authenticateFrom } from "./admission";

@@ -2,6 +2,7 @@
 // its schemas, idempotency) and the handler that calls one service. The route builder (route.ts) runs the steps
 // (steps.ts) these declarations select; the API reference (lib/openapi) reads the same declarations.
 import type { z } from "zod";
+import type { DashboardMember } from "../dashboard/access";
 import type { TransactionKind } from "../db";
 import type { ErrorCode, ErrorFormat } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
@@ -11,6 +12,7 @@ import type { AuthenticatedClient } from "../oauth/client-authentication";
 import type { PartnerScope } from "../oauth/scopes";
 import type { PersonScope } from "../oidc/scopes";
 import type { ProjectCapability } from "../projects/capabilities";
+import type { DashboardAction } from "../team/permissions";
 import type { RatePolicy, SubLimit } from "../ratelimit/policies";
 import type { Reader, Tenant } from "../tenant";
 import type { BodyFormat } from "./body";
@@ -65,6 +67,15 @@ export type EndpointAuth =
    */
   | { kind: "site_visitor"; addressLimit: RatePolicy }
   /**
+   * A member of the project's team posting one of the dashboard's forms (docs/dashboard.md), checked in this order
+   * once the form is decoded: its `csrf_token` echoes the `svc_csrf` cookie and it comes from our site
+   * (lib/wire/csrf.ts), else 403 `csrf_token_invalid`; the next-auth session names a signed-in person, else 401
+   * `unauthenticated`; they are in the team of the project in the address (/dashboard/{project}/{environment}/…),
+   * else 404 `not_found`; their role may do `action` (lib/team/permissions.ts), else 403 `role_forbidden`. Spends
+   * `addressLimit` per client address first.
+   */
+  | { kind: "dashboard_member"; action: DashboardAction; addressLimit: RatePolicy }
+  /**
    * No credential. The ring decides the meter (the public ring's per-address window; none on the site and for
    * the partner ring's public OAuth keys), unless the endpoint has an `addressLimit` of its own, spent in place
    * of its ring's so the two never drain each other (PUBLIC_MCP_LIMIT).
@@ -76,10 +87,10 @@ type Output<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 /** The handler's transaction: an idempotent endpoint's own kind, Prisma's by default; none otherwise. */
 type TransactionOf<I, K> = I extends true ? (K extends TransactionKind<infer T> ? T : Prisma.TransactionClient) : undefined;
 
-/** What each kind of caller hands the handler: its tenant, and its token, OAuth client or publishable key. */
+/** What each kind of caller hands the handler: its tenant, and its token, OAuth client, publishable key or team member. */
 type CallerOf<A extends EndpointAuth> = {
-  /** The project and environment the caller acts for: a bearer's, or a publishable key's (none for a person). */
-  tenant: A extends { kind: "bearer"; person: PersonScope } ? Tenant | undefined : A extends { kind: "bearer" | "publishable_key" } ? Tenant : undefined;
+  /** The project and environment the caller acts for: a bearer's, a publishable key's or a team member's (none for a person). */
+  tenant: A extends { kind: "bearer"; person: PersonScope } ? Tenant | undefined : A extends { kind: "bearer" | "publishable_key" | "dashboard_member" } ? Tenant : undefined;
   /** Whose objects the caller reads, on endpoints a person may call: the bearer's tenant, or the person's account holder. */
   reader: A extends { person: PersonScope } | { kind: "person" } ? Reader : undefined;
   /** The caller's access token (whose scopes a server of tools reads), when a partner calls. */
@@ -88,6 +99,8 @@ type CallerOf<A extends EndpointAuth> = {
   client: A extends { kind: "client" } ? AuthenticatedClient : undefined;
   /** The publishable key the body presented. */
   publishableKey: A extends { kind: "publishable_key" } ? PublishableKeyCaller : undefined;
+  /** The dashboard's signed-in team member, allowed the endpoint's action. */
+  member: A extends { kind: "dashboard_member" } ? DashboardMember : undefined;
 };
 
 export type HandlerInput<P, Q, B, T, A extends EndpointAuth = EndpointAuth> = CallerOf<A> & {

@@ -79,6 +79,7 @@ function handlerInputOf(exchange: Exchange): HandlerInput<unknown, unknown, unkn
     token: principal ? { scopes: principal.scopes, clientId: principal.clientId, tokenId: principal.tokenId } : undefined,
     client: caller?.kind === "client" ? caller.client : undefined,
     publishableKey: caller?.kind === "publishable_key" ? caller.key : undefined,
+    member: caller?.kind === "dashboard_member" ? caller.member : undefined,
     transaction,
     params,
     query,

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/keys/create — the keys page's Create key form (docs/dashboard.md): a new
 // key through the API's service, then 303 back to the page, which shows its secret once.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { submitCreateKeyForm } from "@/lib/dashboard/key-forms";
 import { createKeyFormSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
@@ -14,9 +13,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: createKeyFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "create_key", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) => seeOther(await submitCreateKeyForm({ userId: await signedInUserIdOf(request), params, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitCreateKeyForm({ member, params, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/team/invite — the Team page's Invite form (docs/dashboard.md, "Team"): someone
 // with a sign-in joins at once, an address without one is invited; either way they are notified. 303 back to Team.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardParamsSchema, inviteMemberFormSchema } from "@/lib/dashboard/schemas";
 import { submitInviteForm } from "@/lib/dashboard/team-forms";
@@ -14,9 +13,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: inviteMemberFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_team", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
-    handler: async ({ request, params, body }) => seeOther(await submitInviteForm({ userId: await signedInUserIdOf(request), params, form: body, ...postedFrom(request) })),
+    handler: async ({ request, member, params, body }) => seeOther(await submitInviteForm({ member, params, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/webhooks/create — the Webhooks page's Add endpoint form (docs/dashboard.md):
 // a new endpoint through the API's service, then 303 to its page, which shows its signing secret once. Refused
 // answers come back to the form.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardParamsSchema, webhookEndpointFormSchema } from "@/lib/dashboard/schemas";
 import { submitCreateWebhookEndpointForm } from "@/lib/dashboard/webhook-forms";
@@ -15,9 +14,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: webhookEndpointFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "webhook_endpoint_limit"],
-    handler: async ({ request, params, body }) => seeOther(await submitCreateWebhookEndpointForm({ userId: await signedInUserIdOf(request), params, form: body, ...postedFrom(request) })),
+    errors: ["webhook_endpoint_limit"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitCreateWebhookEndpointForm({ member, params, form: body, ...postedFrom(request) })),
   }),
 });

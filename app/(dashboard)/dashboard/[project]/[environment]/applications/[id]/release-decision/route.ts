@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/applications/{id}/release-decision — the application page's Release
 // decision button (docs/dashboard.md; spec 2.3: only an owner-level release moves a locked decision): unlocks the
 // application's decision, audited as `decision.released`, then 303 back to the application.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { submitReleaseDecisionForm } from "@/lib/dashboard/decision-forms";
 import { dashboardApplicationParamsSchema, releaseDecisionFormSchema } from "@/lib/dashboard/browse-schemas";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
@@ -15,10 +14,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: releaseDecisionFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "release_decision", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "conflict", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitReleaseDecisionForm({ userId: await signedInUserIdOf(request), params, applicationId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["conflict", "environment_mismatch"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitReleaseDecisionForm({ member, params, applicationId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

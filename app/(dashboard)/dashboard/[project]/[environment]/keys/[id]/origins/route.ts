@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/keys/{id}/origins — the keys page's Allowed origins form for a publishable
 // key (docs/dashboard.md, docs/apply-js.md): one origin a line, empty for any; 303 back to the keys page.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { submitAllowedOriginsForm } from "@/lib/dashboard/key-forms";
 import { allowedOriginsFormSchema, dashboardKeyParamsSchema } from "@/lib/dashboard/schemas";
@@ -14,10 +13,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: allowedOriginsFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "set_key_origins", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitAllowedOriginsForm({ userId: await signedInUserIdOf(request), params, keyId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitAllowedOriginsForm({ member, params, keyId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/keys/{id}/roll — the keys page's Roll form (docs/dashboard.md): a
 // successor through the API's service, the predecessor working for the overlap given, then 303 back to the page,
 // which shows the successor's secret once and the predecessor's expiry.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { submitRollKeyForm } from "@/lib/dashboard/key-forms";
 import { dashboardKeyParamsSchema, rollKeyFormSchema } from "@/lib/dashboard/schemas";
@@ -15,10 +14,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: rollKeyFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "roll_key", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "conflict", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitRollKeyForm({ userId: await signedInUserIdOf(request), params, keyId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["conflict", "environment_mismatch"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitRollKeyForm({ member, params, keyId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/keys/revoke-tokens/confirm — the Revoke all tokens confirmation page's
 // button (docs/dashboard.md): every access token of this environment issued until now answers 401 token_revoked,
 // as `cli project revoke-tokens --environment` does; then 303 back to the keys page.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { submitRevokeTokensForm } from "@/lib/dashboard/key-forms";
 import { confirmFormSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
@@ -15,9 +14,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: confirmFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "revoke_tokens", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
-    handler: async ({ request, params, body }) => seeOther(await submitRevokeTokensForm({ userId: await signedInUserIdOf(request), params, form: body, ...postedFrom(request) })),
+    handler: async ({ request, member, params, body }) => seeOther(await submitRevokeTokensForm({ member, params, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/team/{user}/role — the Team page's Change role form (docs/dashboard.md,
 // "Team"), through the team service the admin command line calls; the last owner's demotion comes back as a message.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { changeRoleFormSchema, dashboardMemberParamsSchema } from "@/lib/dashboard/schemas";
 import { submitChangeRoleForm } from "@/lib/dashboard/team-forms";
@@ -14,10 +13,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: changeRoleFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_team", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitChangeRoleForm({ userId: await signedInUserIdOf(request), params, memberId: params.user, form: body, ...postedFrom(request) })),
+    handler: async ({ request, member, params, body }) => seeOther(await submitChangeRoleForm({ member, params, memberId: params.user, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/disable — the endpoint page's Disable button (docs/dashboard.md):
 // the endpoint's lifecycle moves to disabled (its pending deliveries stop) through the API's service, then 303 back.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, webhookEndpointStateFormSchema } from "@/lib/dashboard/schemas";
 import { submitWebhookEndpointStateForm } from "@/lib/dashboard/webhook-forms";
@@ -14,10 +13,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: webhookEndpointStateFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitWebhookEndpointStateForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request), enabled: false })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitWebhookEndpointStateForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request), enabled: false })),
   }),
 });

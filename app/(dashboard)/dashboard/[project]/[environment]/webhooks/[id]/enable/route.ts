@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/enable — the endpoint page's Enable button (docs/dashboard.md,
 // spec 3.5): enabled again through the API's service, then 303 back.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, webhookEndpointStateFormSchema } from "@/lib/dashboard/schemas";
 import { submitWebhookEndpointStateForm } from "@/lib/dashboard/webhook-forms";
@@ -14,10 +13,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: webhookEndpointStateFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch", "validation_failed"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitWebhookEndpointStateForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request), enabled: true })),
+    errors: ["environment_mismatch", "validation_failed"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitWebhookEndpointStateForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request), enabled: true })),
   }),
 });

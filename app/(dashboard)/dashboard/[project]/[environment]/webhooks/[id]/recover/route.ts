@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/recover — the endpoint page's Recover failed since form
 // (docs/dashboard.md): its failed deliveries since the time given queued again through the API's service, then 303
 // back saying how many. A refused time comes back to the form.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, recoverDeliveriesFormSchema } from "@/lib/dashboard/schemas";
 import { submitRecoverDeliveriesForm } from "@/lib/dashboard/webhook-forms";
@@ -15,10 +14,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: recoverDeliveriesFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch", "conflict"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitRecoverDeliveriesForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch", "conflict"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitRecoverDeliveriesForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

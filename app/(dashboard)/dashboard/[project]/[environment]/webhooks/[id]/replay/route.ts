@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/replay — an attempt's Replay button on the endpoint page
 // (docs/dashboard.md): the event queued again to this endpoint only through the API's service, then 303 back.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, replayEventFormSchema } from "@/lib/dashboard/schemas";
 import { submitReplayEventForm } from "@/lib/dashboard/webhook-forms";
@@ -14,10 +13,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: replayEventFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch", "resource_not_found", "conflict"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitReplayEventForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch", "resource_not_found", "conflict"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitReplayEventForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

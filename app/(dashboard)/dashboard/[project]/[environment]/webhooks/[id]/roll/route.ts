@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/roll — the endpoint page's Roll secret form (docs/dashboard.md):
 // a new signing secret through the API's service, the old one signing too for the overlap given, then 303 back to the
 // page, which shows the new secret once. A refused overlap comes back to the form.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, rollKeyFormSchema } from "@/lib/dashboard/schemas";
 import { submitRollWebhookSecretForm } from "@/lib/dashboard/webhook-forms";
@@ -15,10 +14,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: rollKeyFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitRollWebhookSecretForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitRollWebhookSecretForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,7 +1,6 @@
 // POST /dashboard/{project}/{environment}/webhooks/{id}/update — the endpoint page's Edit form (docs/dashboard.md):
 // its URL, events and description through the API's service, then 303 back to the page; refused answers come back
 // to the form.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { dashboardWebhookParamsSchema, webhookEndpointFormSchema } from "@/lib/dashboard/schemas";
 import { submitUpdateWebhookEndpointForm } from "@/lib/dashboard/webhook-forms";
@@ -15,10 +14,10 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: webhookEndpointFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_webhooks", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitUpdateWebhookEndpointForm({ userId: await signedInUserIdOf(request), params, endpointId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitUpdateWebhookEndpointForm({ member, params, endpointId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

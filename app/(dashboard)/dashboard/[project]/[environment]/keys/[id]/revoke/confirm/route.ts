@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/keys/{id}/revoke/confirm — the Revoke confirmation page's button
 // (docs/dashboard.md): revokes the key at once and for good through the API's service, then 303 back to the keys page.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { submitRevokeKeyForm } from "@/lib/dashboard/key-forms";
 import { dashboardKeyParamsSchema, revokeKeyFormSchema } from "@/lib/dashboard/schemas";
@@ -14,10 +13,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: revokeKeyFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "revoke_key", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden", "environment_mismatch"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitRevokeKeyForm({ userId: await signedInUserIdOf(request), params, keyId: params.id, form: body, ...postedFrom(request) })),
+    errors: ["environment_mismatch"],
+    handler: async ({ request, member, params, body }) => seeOther(await submitRevokeKeyForm({ member, params, keyId: params.id, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/team/{user}/remove/confirm — the Remove confirmation page's button
 // (docs/dashboard.md, "Team"): through the team service; the last owner's removal comes back as a message.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { confirmFormSchema, dashboardMemberParamsSchema } from "@/lib/dashboard/schemas";
 import { submitRemoveMemberForm } from "@/lib/dashboard/team-forms";
@@ -14,10 +13,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: confirmFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_team", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitRemoveMemberForm({ userId: await signedInUserIdOf(request), params, memberId: params.user, form: body, ...postedFrom(request) })),
+    handler: async ({ request, member, params, body }) => seeOther(await submitRemoveMemberForm({ member, params, memberId: params.user, form: body, ...postedFrom(request) })),
   }),
 });

@@ -1,6 +1,5 @@
 // POST /dashboard/{project}/{environment}/team/invitations/{invitation}/cancel — the Team page's Cancel invitation
 // button (docs/dashboard.md, "Team"): the address will not join when its sign-in is created. 303 back to Team.
-import { signedInUserIdOf } from "@/app/_auth/signed-in-user";
 import { postedFrom, seeOther } from "@/lib/dashboard/form-request";
 import { confirmFormSchema, dashboardInvitationParamsSchema } from "@/lib/dashboard/schemas";
 import { submitCancelInvitationForm } from "@/lib/dashboard/team-forms";
@@ -14,10 +13,9 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     body: confirmFormSchema,
     bodyFormat: "form",
     errorFormat: "page",
-    auth: { kind: "none", addressLimit: DASHBOARD_FORM_LIMIT },
+    auth: { kind: "dashboard_member", action: "manage_team", addressLimit: DASHBOARD_FORM_LIMIT },
     responses: { 303: null },
-    errors: ["csrf_token_invalid", "unauthenticated", "not_found", "role_forbidden"],
-    handler: async ({ request, params, body }) =>
-      seeOther(await submitCancelInvitationForm({ userId: await signedInUserIdOf(request), params, invitationId: params.invitation, form: body, ...postedFrom(request) })),
+    handler: async ({ request, member, params, body }) =>
+      seeOther(await submitCancelInvitationForm({ member, params, invitationId: params.invitation, form: body, ...postedFrom(request) })),
   }),
 });
