@@ -9,26 +9,11 @@
 import { once } from "node:events";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { runCertificate } from "../helpers/tls";
 import { seriousViolations, noSidewaysScroll } from "./accessibility";
 import { cliJson, createProjectWithCli, sandboxHeaders } from "./cli-project";
-import { signInAt, teamMember } from "./dashboard-session";
-
-type Headers = { authorization: string };
-
-/** A sandbox application for `companyNumber` (its last four digits choose the sandbox's decision), submitted and decided. */
-async function decidedApplication(request: APIRequestContext, headers: Headers, companyNumber: string) {
-  const created = await request.post("/partner/v1/applications", {
-    headers: { ...headers, "idempotency-key": `e2e-browse-${companyNumber}-${Date.now()}` },
-    data: { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
-  expect((await request.post(`/partner/v1/test_helpers/applications/${id}/submit`, { headers })).status()).toBe(200);
-  await expect.poll(async () => (await (await request.get(`/partner/v1/applications/${id}`, { headers })).json()).decision, { timeout: 5_000, intervals: [100] }).toBeTruthy();
-  return (await (await request.get(`/partner/v1/applications/${id}`, { headers })).json()) as { id: string; decision: string; status: string };
-}
+import { decidedApplication, signInAt, teamMember } from "./dashboard-session";
 
 test("a viewer filters events and opens one, then an application with its timeline and an account with its balance, chart and ledger, accessibly, on a desktop and a phone", async ({ browser, request }) => {
   // One rich walk: five admin CLI runs, a lifecycle through the API, a sign-in, and axe on a dozen page views.

@@ -1,6 +1,7 @@
 // A dashboard session in Chromium as a partner's team member gets one: a sign-in user made and added to a team by
-// the admin CLI, then signed in through the real sign-in pages from the dashboard page asked for.
-import { expect, type Browser } from "@playwright/test";
+// the admin CLI, then signed in through the real sign-in pages from the dashboard page asked for; and the data a
+// partner makes through the partner API for the dashboard to show.
+import { expect, type APIRequestContext, type Browser } from "@playwright/test";
 import { cliJson } from "./cli-project";
 import { watchPolicyViolations } from "./page-policy";
 
@@ -31,4 +32,19 @@ export async function signInAt(browser: Browser, pathAsked: string, email: strin
   await page.getByRole("button", { name: "Allow" }).click();
   await expect(page).toHaveURL(new RegExp(`${pathAsked.replace(/[/]/g, "\\/").replace(/[?]/g, "\\?")}$`));
   return { context, page, policyViolations };
+}
+
+type Headers = { authorization: string };
+
+/** A sandbox application for `companyNumber` (its last four digits choose the sandbox's decision), submitted and decided. */
+export async function decidedApplication(request: APIRequestContext, headers: Headers, companyNumber: string) {
+  const created = await request.post("/partner/v1/applications", {
+    headers: { ...headers, "idempotency-key": `e2e-dashboard-${companyNumber}-${Date.now()}` },
+    data: { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  expect((await request.post(`/partner/v1/test_helpers/applications/${id}/submit`, { headers })).status()).toBe(200);
+  await expect.poll(async () => (await (await request.get(`/partner/v1/applications/${id}`, { headers })).json()).decision, { timeout: 5_000, intervals: [100] }).toBeTruthy();
+  return (await (await request.get(`/partner/v1/applications/${id}`, { headers })).json()) as { id: string; decision: string; status: string };
 }
