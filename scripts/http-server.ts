@@ -68,6 +68,10 @@ export async function startHttpServer(options: { dev: boolean; port: number; hos
     if (options.dev) return void handle(request, response);
     servePage(request, response, handle);
   });
+  // Idle keep-alive connections stay open longer than the 60 s load balancers and HTTP clients commonly keep theirs:
+  // when the server closes first, a client that sends on the connection as it closes gets "other side closed".
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Development: the browser's hot-reload socket.
   if (options.dev) server.on("upgrade", app.getUpgradeHandler());
   await new Promise<void>((resolve) => server.listen(options.port, options.hostname, resolve));
