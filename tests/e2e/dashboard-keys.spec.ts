@@ -19,6 +19,10 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
   const { context, page, policyViolations } = await signInAt(browser, keysPath, email);
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
+  // The dashboard's session: out of scripts' reach, sent on top-level navigations from elsewhere but not on their
+  // posts (SameSite=Lax), and Secure only over HTTPS, which this server does not speak.
+  const session = (await context.cookies()).find((cookie) => cookie.name === "authjs.session-token");
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false, path: "/" });
   await expect(page.getByRole("link", { name: "Sandbox" })).toHaveAttribute("aria-current", "page");
   await expectUnframeablePage(await page.reload());
   expect(await seriousViolations(page)).toEqual([]);
