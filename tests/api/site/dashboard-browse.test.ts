@@ -19,8 +19,8 @@ import { listAuditEntries } from "@/lib/team/audit";
 import { addMember } from "@/lib/team/service";
 import type { Tenant } from "@/lib/tenant";
 import { tenantNow } from "@/lib/tenant-clock";
-import { newCsrfToken } from "@/lib/wire/csrf";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { postForm, type PostOptions } from "../../helpers/dashboard";
 import { expectErrorPage } from "../../helpers/http";
 import { createTestProject, untilDecided } from "../../helpers/partner";
 import { signInPerson } from "../../helpers/person-tokens";
@@ -87,27 +87,9 @@ async function lockedApplication(of: Tenant = tenant) {
 
 const isLocked = async (decisionId: string) => (await db().decision.findUniqueOrThrow({ where: { id: decisionId } })).lockedAt !== null;
 
-let addresses = 0;
-/** A form post as a browser on our page sends it: the session and CSRF cookies, the token in the form, our origin. */
-function post(path: string, fields: Record<string, string>, options: { session?: string | null; csrf?: "match" | "missing" | "different"; origin?: string } = {}) {
-  addresses += 1;
-  const token = newCsrfToken();
-  const cookies = [`svc_csrf=${token}`];
-  if (options.session !== null) cookies.push(`${SESSION_COOKIE}=${options.session ?? people.owner.session}`);
-  const csrf = options.csrf ?? "match";
-  const form = new URLSearchParams({ ...(csrf === "missing" ? {} : { csrf_token: csrf === "match" ? token : newCsrfToken() }), ...fields });
-  return fetch(`${server.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: cookies.join("; "),
-      origin: options.origin ?? server.url,
-      [CLIENT_ADDRESS_HEADER]: `10.89.${Math.floor(addresses / 250)}.${addresses % 250}`,
-    },
-    body: form.toString(),
-  });
-}
+/** A form post as a browser on our page sends it, by the owner unless `session` says whose (null: nobody's). */
+const post = (path: string, fields: Record<string, string>, { session, ...options }: Partial<PostOptions> = {}) =>
+  postForm(server, path, fields, { session: session === undefined ? people.owner.session : session, ...options });
 
 const applicationPath = (id: string, project = tenant.projectId) => `/dashboard/${project}/sandbox/applications/${id}`;
 
