@@ -16,6 +16,7 @@ import { oauthRotateSigningKey } from "./commands/oauth";
 import { paymentFail, paymentSettle } from "./commands/payment";
 import { projectActivate, projectCreate, projectRevokeTokens, projectSuspend } from "./commands/project";
 import { pricingHistory, pricingSet, pricingShow } from "./commands/pricing";
+import { projectSetRevenueShare } from "./commands/revenue-share";
 import { seed } from "./commands/seed";
 import { oidcClientCreate, userCreate } from "./commands/sign-in";
 import { teamAdd, teamList, teamRemove } from "./commands/team";
@@ -28,6 +29,7 @@ const COMMANDS: Command[] = [
   projectActivate,
   projectRevokeTokens,
   projectCapability,
+  projectSetRevenueShare,
   applicationShow,
   accountShow,
   accountForbear,

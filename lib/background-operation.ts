@@ -36,7 +36,7 @@ export interface RowSweep extends OperationEntry {
   /** Runs the operation on one row; true when it did the work the report counts. */
   run(id: string): Promise<boolean>;
   /** The report's key for the rows the operation did its work on. */
-  counts: "decided" | "expired" | "attempted" | "collected";
+  counts: "decided" | "expired" | "attempted" | "collected" | "paidOut";
   /** Rows due now (the health check's queue). */
   countDue(): Promise<number>;
   /** Rows the local driver works on at once; Inngest runs the steps one after another. */

@@ -13,7 +13,8 @@ export type LockableTable =
   | "webhook_deliveries"
   | "accounts"
   | "payments"
-  | "sandbox_clocks";
+  | "sandbox_clocks"
+  | "sub_accounts";
 
 /** Each table's key is `id`, but for a sandbox clock, which is its project's. */
 const KEY_COLUMNS: Partial<Record<LockableTable, string>> = { sandbox_clocks: "project_id" };

@@ -19,6 +19,7 @@ import { utcDate } from "./calendar";
 import { periodEnd } from "./interest";
 import { renderAccount, settleAccountPayment } from "./ledger";
 import { termLoanSchedule } from "./schedule";
+import { fundIntroduction } from "../revenue-share/introductions";
 
 const MANDATE_PREFIX = "mandate_";
 
@@ -40,7 +41,7 @@ async function openAccount(transaction: Prisma.TransactionClient, application: A
       creditLimitPence: isFlex ? principalPence : null,
       termMonths: application.termMonths,
       aprBps: decision.aprBps,
-      subAccountId: null,
+      subAccountId: application.subAccountId,
       reference: application.reference,
       metadata: application.metadata as Prisma.InputJsonValue,
       openedOn,
@@ -102,6 +103,8 @@ export async function fundApplication(options: FundApplicationOptions) {
       eventObjects: decision ? { "offer.accepted": offerEventObject(decision, application) } : {},
     });
     let account = await openAccount(transaction, funded, decision!, accountId, now);
+    // What the introduction (beta) brought in: the principal lent, or for a Flex facility the limit made available.
+    if (funded.subAccountId !== null) await fundIntroduction(transaction, { applicationId: funded.id, accountId, principalPence: account.creditLimitPence ?? account.principalPence, now });
     let disbursement = null;
     if (account.product === "business_term_loan") {
       disbursement = await createPayment(

@@ -5,6 +5,7 @@ import { requestString } from "../wire/request-string";
 import { listQuerySchema } from "../wire/pagination";
 import { calendarDate, idOf, listEnvelopeSchema, metadataObject, pence, text, timestamp } from "../wire/response-schema";
 import { MAX_AMOUNT_PENCE } from "../decisions/pricing-table";
+import { subAccountIdSchema } from "../revenue-share/schemas";
 
 export const ACCOUNT_STATUSES = ["performing", "in_arrears", "forborne", "settled", "closed"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -80,7 +81,7 @@ export const accountIdParamsSchema = z.strictObject({ id: requestString().starts
 
 export const listAccountsQuerySchema = listQuerySchema({
   status: z.enum(ACCOUNT_STATUSES).optional(),
-  sub_account_id: requestString().regex(/^sub_[0-9a-z]{1,64}$/, "A sub-account id looks like sub_...").optional(),
+  sub_account_id: subAccountIdSchema.optional(),
 });
 
 export const listTransactionsQuerySchema = listQuerySchema({});

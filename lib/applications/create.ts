@@ -17,6 +17,8 @@ import { WEBHOOK_ENDPOINTS_PER_PROJECT } from "../webhooks/schemas";
 import { inBatchedTransaction, type Statements } from "./batched-transaction";
 import type { CreateApplicationInput } from "./schemas";
 import { serializeApplication } from "./serialize";
+import { insertIntroductionSql } from "../revenue-share/introductions";
+import { subAccountForOrigination } from "../revenue-share/sub-accounts";
 
 const DAY_MS = 86_400_000;
 
@@ -63,7 +65,8 @@ async function lookUpCompany(companyNumber: string, environment: Tenant["environ
   }
 }
 
-type OptionalOnOpening = "product" | "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "embeddingOrigin" | "metadata";
+type OptionalOnOpening =
+  | "product" | "purpose" | "reference" | "applicantEmail" | "applicantFirstName" | "redirectUri" | "introductionId" | "subAccountId" | "embeddingOrigin" | "metadata";
 
 /** What opening an application takes; the journey and decisioning fill in the rest later. */
 export type NewApplication = Pick<
@@ -108,6 +111,7 @@ export async function openApplication(statements: Statements, data: NewApplicati
     applicantFirstName: null,
     redirectUri: null,
     introductionId: null,
+    subAccountId: null,
     embeddingOrigin: null,
     metadata: {},
     ...data,
@@ -128,12 +132,12 @@ export async function openApplication(statements: Statements, data: NewApplicati
   // The columns left out are all null.
   await statements.write(Prisma.sql`INSERT INTO applications (id, project_id, environment, status, company_number,
     company_name, company_kind, incorporated_on, amount_pence, term_months, product, purpose, reference, applicant_email,
-    applicant_first_name, redirect_uri, introduction_id, embedding_origin, metadata, handoff_token, expires_at, created_at, updated_at)
+    applicant_first_name, redirect_uri, introduction_id, sub_account_id, embedding_origin, metadata, handoff_token, expires_at, created_at, updated_at)
     VALUES (${application.id}, ${application.projectId}, ${application.environment}::"Environment", 'created',
     ${application.companyNumber}, ${application.companyName}, ${application.companyKind}::"CompanyKind",
     ${application.incorporatedOn}, ${application.amountPence}, ${application.termMonths},
     ${application.product}::"ApplicationProduct", ${application.purpose}::"ApplicationPurpose", ${application.reference}, ${application.applicantEmail},
-    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId}, ${application.embeddingOrigin},
+    ${application.applicantFirstName}, ${application.redirectUri}, ${application.introductionId}, ${application.subAccountId}, ${application.embeddingOrigin},
     ${JSON.stringify(application.metadata)}::jsonb, ${application.handoffToken}, ${application.expiresAt}, ${now}, ${now})`);
   await recordEventsInBatch(statements, eventRows([
     { projectId: application.projectId, environment: application.environment, type: "application.created", object: serializeApplication(application), createdAt: now },
@@ -157,13 +161,16 @@ export async function createApplication(options: {
 }) {
   const { tenant, now, input } = options;
   assertRedirectUriAllowed(input.redirect_uri, tenant.environment);
+  const subAccount = input.sub_account_id === undefined ? null : await subAccountForOrigination(tenant, input.sub_account_id);
   const lookup = await lookUpCompany(input.business.company_number, tenant.environment, options.registryCaller ?? "partner");
   if (!lookup.found) throw companyNumberRejected(lookup.reason);
-  const open = (statements: Statements) =>
-    openApplication(
+  const applicationId = newId("application");
+  const introductionId = subAccount ? newId("introduction") : (input.introduction_id ?? null);
+  const open = async (statements: Statements) => {
+    const opened = await openApplication(
       statements,
       {
-        id: newId("application"),
+        id: applicationId,
         projectId: tenant.projectId,
         environment: tenant.environment,
         companyNumber: lookup.company.companyNumber,
@@ -178,7 +185,8 @@ export async function createApplication(options: {
         applicantEmail: input.applicant?.email ?? null,
         applicantFirstName: input.applicant?.first_name ?? null,
         redirectUri: input.redirect_uri ?? null,
-        introductionId: input.introduction_id ?? null,
+        introductionId,
+        subAccountId: subAccount?.id ?? null,
         embeddingOrigin: options.embeddingOrigin ?? null,
         metadata: input.metadata ?? {},
         handoffToken: randomToken(32),
@@ -186,6 +194,9 @@ export async function createApplication(options: {
       },
       now,
     );
+    if (subAccount) await statements.write(insertIntroductionSql({ id: introductionId!, subAccount, applicationId, now }));
+    return opened;
+  };
   const application = await (options.transaction ? open(options.transaction) : inBatchedTransaction(open));
   return serializeApplication(application);
 }

@@ -8,6 +8,7 @@ import { absoluteUrl, idOf, listEnvelopeSchema, metadataObject, pence, text, tim
 import { MAX_AMOUNT_PENCE, MAX_TERM_MONTHS, MIN_AMOUNT_PENCE, MIN_TERM_MONTHS } from "../decisions/pricing-table";
 import { isWellFormedCompanyNumber } from "../registry/company-number";
 import { formatWholePounds } from "../money";
+import { subAccountIdSchema } from "../revenue-share/schemas";
 
 export const APPLICATION_STATUSES = ["created", "submitted", "in_review", "approved", "declined", "funded", "withdrawn", "expired"] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
@@ -53,10 +54,20 @@ export const applicationFieldsSchema = z.strictObject({
   introduction_id: requestString()
     .regex(/^intro_[0-9a-z]{1,64}$/, "introduction_id must be an introduction's id: intro_ followed by lower-case letters and digits.")
     .optional(),
+  /** Beta (docs/beta.md): the sub-account the application is originated through; its introduction is made with it. */
+  sub_account_id: subAccountIdSchema.optional(),
   metadata: metadataSchema.optional(),
 });
 
 export const createApplicationBodySchema = applicationFieldsSchema.superRefine((body, context) => {
+  if (body.sub_account_id !== undefined && body.introduction_id !== undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["introduction_id"],
+      message: "Send sub_account_id or introduction_id, not both: an application originated through a sub-account gets its introduction's id from us.",
+      params: { reason: "mutually_exclusive" },
+    });
+  }
   // The hosted journey needs a way back to the partner or a way to reach the applicant (spec 4.2).
   if (body.redirect_uri === undefined && body.applicant?.email === undefined) {
     context.addIssue({
@@ -126,7 +137,8 @@ export const applicationSchema = z
     funded_at: instant().nullable(),
     decision: idOf("dec").nullable().meta({ description: "The decision's id once decisioning has run." }),
     account_id: idOf("acc").nullable().meta({ description: "The servicing account once funded." }),
-    introduction_id: text().nullable(),
+    introduction_id: text().nullable().meta({ description: "The introduction (beta) the application was originated through, or the partner's own attribution." }),
+    sub_account_id: idOf("sub").nullable().meta({ description: "The sub-account (beta) the application was originated through." }),
     metadata: metadataObject,
   })
   .meta({ id: "Application", description: "A loan application (spec 2.2)." });

@@ -7,7 +7,7 @@ export type ApplicationView = Pick<
   Application,
   | "id" | "environment" | "status" | "companyNumber" | "companyName" | "amountPence" | "termMonths" | "purpose" | "reference"
   | "handoffToken" | "expiresAt" | "createdAt" | "submittedAt" | "withdrawnAt" | "withdrawalReason" | "fundedAt" | "decisionId"
-  | "introductionId" | "metadata" | "product" | "accountId"
+  | "introductionId" | "subAccountId" | "metadata" | "product" | "accountId"
 >;
 
 /** The hosted journey's address for an application: the unguessable token, never the id. */
@@ -42,6 +42,7 @@ export function serializeApplication(application: ApplicationView) {
     decision: application.decisionId,
     account_id: application.accountId,
     introduction_id: application.introductionId,
+    sub_account_id: application.subAccountId,
     metadata: application.metadata as Record<string, string>,
   };
 }
@@ -62,5 +63,5 @@ export function applicationJsonSql(): Prisma.Sql {
     term_months, product, purpose, reference, ${handoffUrl("")}::text || handoff_token AS handoff_url,
     ${isoTimestampSql("expires_at")} AS expires_at, ${isoTimestampSql("created_at")} AS created_at,
     ${isoTimestampSql("submitted_at")} AS submitted_at, ${isoTimestampSql("withdrawn_at")} AS withdrawn_at, withdrawal_reason,
-    ${isoTimestampSql("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, metadata) rendered))::text`;
+    ${isoTimestampSql("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, sub_account_id, metadata) rendered))::text`;
 }

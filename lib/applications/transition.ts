@@ -9,6 +9,8 @@ import { assertMove, transition } from "../lifecycle";
 import { lockForMove, type LockOptions } from "../row-lock";
 import type { ApplicationStatus } from "./schemas";
 import { serializeApplication } from "./serialize";
+import { moveIntroduction } from "../revenue-share/introductions";
+import type { IntroductionTrigger } from "../revenue-share/state-machine";
 import { APPLICATION_LIFECYCLE, type ApplicationTrigger } from "./state-machine";
 
 /** Where an application ends without funding; a funded one ends when its account closes (lib/accounts/transition.ts). */
@@ -41,13 +43,22 @@ export interface TransitionOptions {
   now: Date;
 }
 
+/** How an application's move moves its introduction (beta, lib/revenue-share); funding moves it with the account's principal. */
+const INTRODUCTION_MOVES: Partial<Record<ApplicationTrigger, IntroductionTrigger>> = {
+  approve: "decide",
+  refer: "decide",
+  decline: "decline",
+  expire: "decline",
+  withdraw: "decline",
+};
+
 /** Moves a locked application by `trigger` in `transaction`; an illegal move is 409 `conflict`. */
 export async function transitionApplication(transaction: Prisma.TransactionClient, application: Application, trigger: ApplicationTrigger, options: TransitionOptions): Promise<Application> {
   assertMove(APPLICATION_LIFECYCLE, application.status, trigger);
   // Checked before any write, so a caller's mistake can never commit a change without its event.
   const unsupplied = APPLICATION_LIFECYCLE.moves[trigger].events.filter((type) => !type.startsWith("application.") && !options.eventObjects?.[type]);
   if (unsupplied.length > 0) throw new Error(`The ${trigger} move writes ${unsupplied.join(", ")} but no object was supplied for it`);
-  return transition(transaction, APPLICATION_LIFECYCLE, trigger, {
+  const moved = await transition(transaction, APPLICATION_LIFECYCLE, trigger, {
     status: application.status,
     now: options.now,
     // `endedAt` in real time, not the tenant's: the retention of its personal data runs from it (lib/applications/personal-data.ts).
@@ -55,4 +66,7 @@ export async function transitionApplication(transaction: Prisma.TransactionClien
       transaction.application.update({ where: { id: application.id }, data: { ...options.changes, status: to, updatedAt: options.now, endedAt: ENDED_UNFUNDED.includes(to) ? clock.now() : null } }),
     object: (moved, type) => (type.startsWith("application.") ? serializeApplication(moved) : options.eventObjects![type]!),
   });
+  const introductionTrigger = INTRODUCTION_MOVES[trigger];
+  if (moved.subAccountId !== null && introductionTrigger) await moveIntroduction(transaction, moved.id, introductionTrigger, { now: options.now });
+  return moved;
 }

@@ -15,6 +15,7 @@ import { pruneExpiredToolCalls } from "../mcp/audit";
 import { pruneExpiredSignInArtifacts } from "../oidc/artifacts";
 import { sendNotifications } from "../notifications/background";
 import { pruneExpiredLookups } from "../registry/lookup-cache";
+import { payOutRevenueShare } from "../revenue-share/background";
 import { resumeClockAdvances } from "../sandbox-clock/background";
 import { advanceTestClock } from "../sandbox-clock/service";
 import { pruneExpiredSupportSessions } from "../support/chat";
@@ -63,7 +64,7 @@ const maintenance: Pass = {
   run: runMaintenance,
 };
 
-const ROW_SWEEPS: readonly RowSweep[] = [sweepDecisioning, expireApplications, deliverWebhooks, collectPayments];
+const ROW_SWEEPS: readonly RowSweep[] = [sweepDecisioning, expireApplications, deliverWebhooks, collectPayments, payOutRevenueShare];
 
 /**
  * What a sandbox test clock's advance runs at each day it passes (lib/sandbox-clock/service.ts), in the

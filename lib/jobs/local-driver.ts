@@ -46,7 +46,7 @@ async function runOperation(operation: BackgroundOperation): Promise<OperationRe
 
 /** One sweep of every row operation over what is due now: what tests call to settle work directly. */
 export async function runDueWork(operations: readonly BackgroundOperation[]): Promise<DueWorkReport> {
-  const report: DueWorkReport = { decided: 0, expired: 0, attempted: 0, collected: 0 };
+  const report: DueWorkReport = { decided: 0, expired: 0, attempted: 0, collected: 0, paidOut: 0 };
   for (const operation of operations) {
     if (operation.kind === "rows") report[operation.counts] += (await sweepOnce(operation)).done;
   }

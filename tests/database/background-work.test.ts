@@ -322,7 +322,7 @@ describe("the local driver", () => {
 
     const result = await runDueWork(BACKGROUND_OPERATIONS);
 
-    expect(result).toEqual({ decided: 4, expired: 2, attempted: 0, collected: 0 });
+    expect(result).toEqual({ decided: 4, expired: 2, attempted: 0, collected: 0, paidOut: 0 });
     expect(await Promise.all([...submitted, crashed].map(statusOf))).toEqual(["approved", "declined", "in_review", "approved"]);
     for (const id of [...submitted, crashed]) expect((await decisionsOf(id)).map((decision) => decision.version)).toEqual([1]);
     expect(await Promise.all(overdue.map(statusOf))).toEqual(["expired", "expired"]);
@@ -336,7 +336,7 @@ describe("the local driver", () => {
     await runDueWork(BACKGROUND_OPERATIONS);
     const eventsAfterFirst = [await eventTypesFor(submitted), await eventTypesFor(overdue)];
 
-    expect(await runDueWork(BACKGROUND_OPERATIONS)).toEqual({ decided: 0, expired: 0, attempted: 0, collected: 0 });
+    expect(await runDueWork(BACKGROUND_OPERATIONS)).toEqual({ decided: 0, expired: 0, attempted: 0, collected: 0, paidOut: 0 });
     expect([await eventTypesFor(submitted), await eventTypesFor(overdue)]).toEqual(eventsAfterFirst);
     expect((await decisionsOf(submitted)).map((decision) => decision.version)).toEqual([1]);
   });

@@ -39,6 +39,7 @@ const TENANT_CLOCK_READERS: Record<string, string> = {
   "lib/applications/background.ts": "the expiry sweep's operation: one read per application expired",
   "lib/decisions/background.ts": "the decisioning operation (the sweep's, and the one a submission starts): one read per decision",
   "lib/accounts/background.ts": "the collections sweep's operation: one read per account serviced",
+  "lib/revenue-share/background.ts": "the payout sweep's operation: one read per sub-account paid out",
   "lib/journey/journey.ts": "openJourney: a handoff token names its tenant only once its application is read; the Journey carries the time",
   "lib/accounts/payment-links.ts": "the payment page and its sandbox bank: a link's token names its tenant only once its payment is read",
   "lib/seed/seed-applications.ts": "the demo seed, run by the CLI's seed and the dev server's start: one time for all its moves",

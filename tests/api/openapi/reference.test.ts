@@ -160,7 +160,7 @@ describe("each route's reply matches its documented schema", () => {
   let server: AppServer;
   let project: ProjectCredentials;
   let token: string;
-  const fixture = {} as { approved: Record<string, any>; created: Record<string, any>; referredDecision: string; endpoint: string; event: string; key: string; account: string; facility: string };
+  const fixture = {} as { approved: Record<string, any>; created: Record<string, any>; referredDecision: string; endpoint: string; event: string; key: string; account: string; facility: string; subAccount: string; payout: string };
   // Figures like 0.0001 are multiples of 0.0001 only to a precision binary floating point lacks.
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 8 });
   addFormats.default(ajv);
@@ -168,9 +168,9 @@ describe("each route's reply matches its documented schema", () => {
   const partner = (method: string, body?: unknown, headers: Record<string, string> = {}) =>
     bearer(token, body === undefined ? { method, headers } : jsonRequest(method, body, headers));
   const APPLICANT = { applicant: { email: "director@example.co.uk", first_name: "Ada" } };
-  const createApplication = async (companyNumber: string, product = "business_loan") =>
+  const createApplication = async (companyNumber: string, product = "business_loan", more: Record<string, unknown> = {}) =>
     expectJson(
-      await fetch(`${server.url}/partner/v1/applications`, partner("POST", { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, product, ...APPLICANT })),
+      await fetch(`${server.url}/partner/v1/applications`, partner("POST", { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, product, ...APPLICANT, ...more })),
       201,
     );
   /** A created application whose applicant has given every consent (the white-label flow). */
@@ -180,8 +180,8 @@ describe("each route's reply matches its documented schema", () => {
     await expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}/consents`, partner("POST", { consents })), 201);
     return application;
   };
-  const submitted = async (companyNumber: string, product?: string) => {
-    const application = await createApplication(companyNumber, product);
+  const submitted = async (companyNumber: string, product?: string, more?: Record<string, unknown>) => {
+    const application = await createApplication(companyNumber, product, more);
     await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/applications/${application.id}/submit`, partner("POST")), 200);
     return untilDecided(application.id, async () => expectJson(await fetch(`${server.url}/partner/v1/applications/${application.id}`, partner("GET")), 200));
   };
@@ -189,7 +189,7 @@ describe("each route's reply matches its documented schema", () => {
   beforeAll(async () => {
     server = await startAppServer();
     project = await createTestProject();
-    await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label"] });
+    await changeProjectCapabilities(db(), project.project_id, { enable: ["white_label", "beta"] });
     token = await mintToken(server.url, project);
     fixture.approved = await submitted("12345678");
     fixture.created = await createApplication("23456789");
@@ -202,6 +202,9 @@ describe("each route's reply matches its documented schema", () => {
       (await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/applications/${application.id}/fund`, partner("POST")), 200)).account_id as string;
     fixture.account = await fund(await submitted("89012345"));
     fixture.facility = await fund(await submitted("90123456", "flex"));
+    fixture.subAccount = (await expectJson(await fetch(`${server.url}/partner/v1/sub-accounts`, partner("POST", { name: "Northside Brokers" })), 201)).id;
+    await fund(await submitted("91234567", "business_loan", { sub_account_id: fixture.subAccount }));
+    fixture.payout = (await expectJson(await fetch(`${server.url}/partner/v1/test_helpers/payouts/run`, partner("POST")), 200)).data[0].id;
   });
   afterAll(() => server?.close());
 
@@ -250,6 +253,13 @@ describe("each route's reply matches its documented schema", () => {
     "partner GET /accounts/{id}/balance": () => ({ path: `/accounts/${fixture.account}/balance`, init: partner("GET"), status: 200 }),
     "partner GET /accounts/{id}/transactions": () => ({ path: `/accounts/${fixture.account}/transactions`, init: partner("GET"), status: 200 }),
     "partner POST /accounts/{id}/drawdowns": () => ({ path: `/accounts/${fixture.facility}/drawdowns`, init: partner("POST", { amount_pence: 250_000 }), status: 201 }),
+    "partner GET /sub-accounts": () => ({ path: "/sub-accounts?limit=2", init: partner("GET"), status: 200 }),
+    "partner POST /sub-accounts": () => ({ path: "/sub-accounts", init: partner("POST", { name: "Southside Brokers", revenue_share_bps: 75 }, { "Idempotency-Key": crypto.randomUUID() }), status: 201 }),
+    "partner GET /sub-accounts/{id}": () => ({ path: `/sub-accounts/${fixture.subAccount}`, init: partner("GET"), status: 200 }),
+    "partner GET /introductions": () => ({ path: "/introductions?limit=2", init: partner("GET"), status: 200 }),
+    "partner GET /payouts": () => ({ path: "/payouts?limit=2", init: partner("GET"), status: 200 }),
+    "partner GET /payouts/{id}": () => ({ path: `/payouts/${fixture.payout}`, init: partner("GET"), status: 200 }),
+    "partner POST /test_helpers/payouts/run": () => ({ path: "/test_helpers/payouts/run", init: partner("POST"), status: 200 }),
     "partner GET /payments": () => ({ path: "/payments?limit=2", init: partner("GET"), status: 200 }),
     "partner GET /payments/{id}": async () => ({ path: `/payments/${(await paymentLink()).id}`, init: partner("GET"), status: 200 }),
     "partner POST /payments/links": () => ({

@@ -481,6 +481,7 @@ describe("retrieving an application", () => {
       decision: null,
       account_id: null,
       introduction_id: null,
+      sub_account_id: null,
       metadata: { crm_id: "c-42" },
     });
     expect(application.id).toMatch(/^app_[0-9a-z]{26}$/);

@@ -19,7 +19,7 @@ import { bearer, createTestPartner, untilDecided, type TestPartner } from "../..
 import { readSourceFiles } from "../../helpers/source-files";
 
 /** In the catalogue (spec 6.2 names them), emitted by nothing yet. */
-const NOT_EMITTED = ["payment.paid", "payout.paid", "consent.withdrawn"] as const;
+const NOT_EMITTED = ["payment.paid", "consent.withdrawn"] as const;
 
 // Names long and odd enough that no id or token holds them by chance. `Review` and `Unverified` are the sandbox
 // provider's last names for a check referred and failed (docs/sandbox.md), so the first names carry the search.
@@ -44,7 +44,7 @@ beforeAll(async () => {
   walkClock = freezeClock(WALK_START);
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
   server = await startAppServer();
-  partner = await createTestPartner(server.url, { capabilities: ["white_label"] });
+  partner = await createTestPartner(server.url, { capabilities: ["white_label", "beta"] });
 });
 afterAll(async () => {
   restoreClock();
@@ -59,13 +59,14 @@ async function call(method: string, route: string, body?: unknown, status = 200)
   return expectJson(await fetch(`${server.url}/partner/v1${route}`, bearer(partner.token, init)), status);
 }
 
-async function createApplication(companyNumber: string) {
+async function createApplication(companyNumber: string, more: Record<string, unknown> = {}) {
   return call("POST", "/applications", {
     business: { company_number: companyNumber },
     amount_pence: 1_200_000,
     term_months: 12,
     applicant: { email: APPLICANT.email, first_name: APPLICANT.first_name },
     reference: `walk-${companyNumber}`,
+    ...more,
   }, 201);
 }
 
@@ -165,6 +166,14 @@ it("fires every event type the platform emits, and none carries a name, date of 
   await untilDecided(revoking.id, () => call("GET", `/applications/${revoking.id}`));
   await call("POST", `/test_helpers/applications/${revoking.id}/fund`);
   await call("POST", "/test_helpers/clock/advance", { days: 35 });
+
+  // A loan originated through a sub-account (beta), whose revenue share is paid out.
+  const subAccount = await call("POST", "/sub-accounts", { name: "Northside Brokers" }, 201);
+  const introduced = await createApplication("12340077", { sub_account_id: subAccount.id });
+  await call("POST", `/test_helpers/applications/${introduced.id}/submit`);
+  await untilDecided(introduced.id, () => call("GET", `/applications/${introduced.id}`));
+  await call("POST", `/test_helpers/applications/${introduced.id}/fund`);
+  await call("POST", "/test_helpers/payouts/run");
 
   // A public enquiry: a platform event, never delivered to a partner, and still without contact details.
   const enquiry = await expectJson(await fetch(`${server.url}/public/v1/enquiries`, jsonRequest("POST", { form: "enquiry", ...ENQUIRER, message: "Call me back" })), 201);

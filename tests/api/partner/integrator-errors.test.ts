@@ -64,7 +64,7 @@ describe("POST /partner/v1/applications: validation messages", () => {
         field: "amount",
         reason: "unknown_field",
         message:
-          "Unknown field `amount`: the fields accepted here are business, amount_pence, term_months, purpose, product, applicant, redirect_uri, reference, introduction_id and metadata.",
+          "Unknown field `amount`: the fields accepted here are business, amount_pence, term_months, purpose, product, applicant, redirect_uri, reference, introduction_id, sub_account_id and metadata.",
       },
     ]);
   });

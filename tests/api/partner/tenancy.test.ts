@@ -10,13 +10,14 @@ import { PARTNER_SCOPES } from "@/lib/oauth/scopes";
 import { changeProjectCapabilities } from "@/lib/projects/capabilities";
 import type { Tenant } from "@/lib/tenant";
 import { createWebhookEndpoint } from "@/lib/webhooks/service";
+import { createSubAccount } from "@/lib/revenue-share/sub-accounts";
 import { fundedAccount } from "../../database/accounts/helpers";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { loadAllEndpoints } from "../../helpers/routes";
 
-type Kind = "application" | "decision" | "account" | "payment" | "event" | "identity_check" | "key" | "webhook_endpoint";
+type Kind = "application" | "decision" | "account" | "payment" | "event" | "identity_check" | "key" | "webhook_endpoint" | "sub_account" | "payout";
 
 interface Read {
   kind: Kind;
@@ -38,6 +39,8 @@ const READS: Record<string, Read> = {
   "GET /identity/checks/{id}": { kind: "identity_check", status: 200 },
   "GET /keys/{id}": { kind: "key", status: 200 },
   "GET /payments/{id}": { kind: "payment", status: 200 },
+  "GET /payouts/{id}": { kind: "payout", status: 200 },
+  "GET /sub-accounts/{id}": { kind: "sub_account", status: 200 },
   "GET /webhook_endpoints/{id}": { kind: "webhook_endpoint", status: 200 },
 };
 
@@ -73,7 +76,7 @@ beforeAll(async () => {
   server = await startAppServer();
   const project = await createTestProject({ scopes: [...PARTNER_SCOPES] });
   const stranger = await createTestProject({ scopes: [...PARTNER_SCOPES] });
-  for (const { project_id } of [project, stranger]) await changeProjectCapabilities(db(), project_id, { enable: ["white_label"] });
+  for (const { project_id } of [project, stranger]) await changeProjectCapabilities(db(), project_id, { enable: ["white_label", "beta"] });
   tokens = {
     owner: await mintToken(server.url, project),
     otherEnvironment: await mintToken(server.url, project, { environment: "live" }),
@@ -86,6 +89,10 @@ beforeAll(async () => {
   const event = await db().event.findFirstOrThrow({ where: { projectId: project.project_id, environment: "sandbox" } });
   const key = await db().apiKey.findFirstOrThrow({ where: { projectId: project.project_id, environment: "sandbox" } });
   const endpoint = await createWebhookEndpoint({ tenant, input: { url: "https://93.184.215.14/hooks", enabled_events: ["*"] } });
+  const subAccount = await createSubAccount({ tenant, now: clock.now(), input: { name: "Northside Brokers" } });
+  const payout = await db().payout.create({
+    data: { id: newId("payout"), projectId: project.project_id, environment: "sandbox", subAccountId: subAccount.id, period: "2026-11", status: "pending", grossPence: 0n, introductionCount: 0, createdAt: clock.now(), updatedAt: clock.now() },
+  });
   const check = await db().identityCheck.create({
     data: { id: newId("identityCheck"), projectId: project.project_id, environment: "sandbox", applicationId: account.applicationId, status: "verified", people: [], provider: "sandbox", createdAt: clock.now() },
   });
@@ -98,6 +105,8 @@ beforeAll(async () => {
     identity_check: check.id,
     key: key.id,
     webhook_endpoint: endpoint.id,
+    sub_account: subAccount.id,
+    payout: payout.id,
   } satisfies Record<Kind, string>);
 });
 afterAll(() => server?.close());

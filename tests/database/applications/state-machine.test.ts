@@ -384,6 +384,7 @@ describe("the event's data.object", () => {
       decision: null,
       account_id: null,
       introduction_id: null,
+      sub_account_id: null,
       metadata: { crm_id: "C-7" },
     });
   });

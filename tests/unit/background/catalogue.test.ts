@@ -116,6 +116,6 @@ describe("the local driver", () => {
     expect(sweep.find.mock.calls).toEqual([[sweep.batch]]);
     expect(sweep.run).toHaveBeenCalledTimes(20);
     expect(mostAtOnce).toBe(sweep.concurrency);
-    expect(report).toEqual({ decided: 0, expired: 0, attempted: 19, collected: 0 });
+    expect(report).toEqual({ decided: 0, expired: 0, attempted: 19, collected: 0, paidOut: 0 });
   });
 });

@@ -56,15 +56,22 @@ describe("endpoint configs", () => {
     for (const [name, limit] of Object.entries(SUB_LIMITS)) expect(used.has(limit), name).toBe(true);
   });
 
-  it("gate the white-label endpoints, and only those, on the white_label capability (spec 1)", () => {
+  it("gate the white-label endpoints on the white_label capability (spec 1) and the beta constructs on beta (spec 9), and only those", () => {
     const gated = endpoints.flatMap(({ method, path, config: { auth } }) => (auth.kind === "bearer" && auth.capability ? [[`${method} ${path}`, auth.capability]] : []));
     expect(gated.sort()).toEqual([
       ["GET /identity/checks/{id}", "white_label"],
+      ["GET /introductions", "beta"],
+      ["GET /payouts", "beta"],
+      ["GET /payouts/{id}", "beta"],
+      ["GET /sub-accounts", "beta"],
+      ["GET /sub-accounts/{id}", "beta"],
       ["POST /applications/{id}/accept", "white_label"],
       ["POST /applications/{id}/affordability", "white_label"],
       ["POST /applications/{id}/consents", "white_label"],
       ["POST /applications/{id}/submit", "white_label"],
       ["POST /identity/checks", "white_label"],
+      ["POST /sub-accounts", "beta"],
+      ["POST /test_helpers/payouts/run", "beta"],
     ]);
   });
 
