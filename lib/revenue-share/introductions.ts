@@ -41,7 +41,11 @@ interface IntroductionMove {
  */
 export async function moveIntroduction(transaction: Prisma.TransactionClient, applicationId: string, trigger: IntroductionTrigger, move: IntroductionMove): Promise<Introduction | null> {
   const introduction = await transaction.introduction.findUnique({ where: { applicationId } });
-  if (!introduction || introduction.stage === INTRODUCTION_LIFECYCLE.moves[trigger].to) return introduction;
+  return introduction && moveRead(transaction, introduction, trigger, move);
+}
+
+function moveRead(transaction: Prisma.TransactionClient, introduction: Introduction, trigger: IntroductionTrigger, move: IntroductionMove): Promise<Introduction> | Introduction {
+  if (introduction.stage === INTRODUCTION_LIFECYCLE.moves[trigger].to) return introduction;
   return transition(transaction, INTRODUCTION_LIFECYCLE, trigger, {
     status: introduction.stage,
     now: move.now,
@@ -55,9 +59,9 @@ export async function fundIntroduction(
   transaction: Prisma.TransactionClient,
   funding: { applicationId: string; accountId: string; principalPence: number; now: Date },
 ): Promise<Introduction | null> {
-  const introduction = await transaction.introduction.findUnique({ where: { applicationId: funding.applicationId }, select: { revenueShareBps: true } });
+  const introduction = await transaction.introduction.findUnique({ where: { applicationId: funding.applicationId } });
   if (!introduction) return null;
-  return moveIntroduction(transaction, funding.applicationId, "fund", {
+  return moveRead(transaction, introduction, "fund", {
     now: funding.now,
     changes: {
       accountId: funding.accountId,
