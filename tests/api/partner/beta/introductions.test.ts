@@ -218,6 +218,15 @@ describe("the introduction follows its application", () => {
     expect((await introductionOf(partner.token, application.id)).stage).toBe("funded");
   });
 
+  it("approved with any ending that approves (…5678, 0007, 0008, 0009) → decisioned", async () => {
+    const partner = await betaPartnerWithSubAccount();
+    for (const companyNumber of ["12345678", "12340007", "12340008", "12340009"]) {
+      const application = await introduce(partner, companyNumber);
+      expect((await submitAndDecide(partner.token, application.id)).status).toBe("approved");
+      expect((await introductionOf(partner.token, application.id)).stage).toBe("decisioned");
+    }
+  });
+
   it("approved for half (ending 0007) → decisioned, funded on the half it lent", async () => {
     const partner = await betaPartnerWithSubAccount();
     const application = await introduce(partner, "12340007", { amount_pence: 2_000_000 });
