@@ -473,6 +473,8 @@ describe("live payouts and the hourly sweep", () => {
     // An hour on, the advanced sandbox's clock reads 1 May; real time, and so the live project, is still in April.
     clock.set("2027-04-30T13:00:00.000Z");
     expect(await due()).toEqual([advancedSub.id]);
+    // The health check's queue counts what the sweep finds.
+    expect(await payOutRevenueShare.countDue()).toBe((await payOutRevenueShare.find(1_000)).length);
     expect(await payOutRevenueShare.run(realTimeSub.id)).toBe(false);
     expect(await payOutRevenueShare.run(advancedSub.id)).toBe(true);
     expect((await get(await mintToken(server.url, advanced.project), "/payouts")).data).toEqual([
