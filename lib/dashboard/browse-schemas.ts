@@ -7,6 +7,14 @@ import { APPLICATION_STATUSES, applicationIdParamsSchema, listApplicationsQueryS
 import { startOfDay } from "../accounts/calendar";
 import { EVENT_TYPES } from "../events/events";
 import { eventIdParamsSchema, listEventsQuerySchema } from "../events/schemas";
+import {
+  INTRODUCTION_STAGES,
+  listIntroductionsQuerySchema,
+  listPayoutsQuerySchema,
+  listSubAccountsQuerySchema,
+  payoutIdParamsSchema,
+  subAccountIdSchema,
+} from "../revenue-share/schemas";
 import { requestString } from "../wire/request-string";
 import { csrfToken, dashboardParamsSchema } from "./schemas";
 
@@ -67,3 +75,25 @@ export const accountPageQuerySchema = z
 export const applicationPageQuerySchema = z.strictObject({ released: optionalField(z.literal("1")) });
 
 export const releaseDecisionFormSchema = z.strictObject({ csrf_token: csrfToken });
+
+// The beta sections (docs/beta.md): sub-accounts, introductions and payouts, through their API list queries.
+
+export const dashboardPayoutParamsSchema = z.strictObject({ ...dashboardParamsSchema.shape, ...payoutIdParamsSchema.shape });
+
+/** `…/sub-accounts?starting_after=sub_…`; `?created=sub_…` back from Create sub-account. */
+export const subAccountsPageQuerySchema = z
+  .strictObject({ created: optionalField(subAccountIdSchema), ...page })
+  .transform(({ starting_after }): z.input<typeof listSubAccountsQuerySchema> => ({ starting_after, limit }))
+  .pipe(listSubAccountsQuerySchema);
+
+/** `…/introductions?stage=…&sub_account_id=sub_…&starting_after=intro_…` */
+export const introductionsPageQuerySchema = z
+  .strictObject({ stage: optionalField(z.enum(INTRODUCTION_STAGES)), sub_account_id: optionalField(subAccountIdSchema), ...page })
+  .transform((query): z.input<typeof listIntroductionsQuerySchema> => ({ ...query, limit }))
+  .pipe(listIntroductionsQuerySchema);
+
+/** `…/payouts?starting_after=po_…` */
+export const payoutsPageQuerySchema = z
+  .strictObject(page)
+  .transform((query): z.input<typeof listPayoutsQuerySchema> => ({ ...query, limit }))
+  .pipe(listPayoutsQuerySchema);

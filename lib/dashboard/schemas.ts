@@ -127,3 +127,16 @@ export const allowedOriginsFieldsSchema = z.strictObject({
     })
     .pipe(allowedOriginsSchema),
 });
+
+// Sub-accounts (beta; docs/dashboard.md, "Sub-accounts, introductions and payouts"): the API's bounds
+// (createSubAccountBodySchema) in words for people; the master rate is the service's rule.
+export const createSubAccountFormSchema = z.strictObject({ csrf_token: csrfToken, name: answer(), revenue_share_bps: answer(100) });
+
+export const createSubAccountFieldsSchema = z.strictObject({
+  name: requestString().trim().min(1, "Enter the sub-account's name").max(100, "The name must be at most 100 characters"),
+  revenue_share_bps: requestString()
+    .trim()
+    .regex(/^\d{0,5}$/, "Revenue share must be a whole number of basis points, from 0 to 10,000")
+    .transform((value) => (value === "" ? undefined : Number(value)))
+    .pipe(z.number().int().max(10_000, "Revenue share must be at most 10,000 basis points (100%)").optional()),
+});

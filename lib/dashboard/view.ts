@@ -1,5 +1,7 @@
 // What every dashboard page shows around its own content: the person's projects (for the switcher), the project
-// and environment in the address, and what their role lets them do there.
+// and environment in the address, what their role lets them do there, and whether its beta sections exist.
+import { db } from "../db";
+import { readProjectCapabilities } from "../projects/capabilities";
 import { can, DASHBOARD_ACTIONS, type DashboardAction, type ProjectRole } from "../team/permissions";
 import { membershipsOf } from "../team/service";
 import type { DashboardParams } from "./schemas";
@@ -9,6 +11,8 @@ export interface DashboardView {
   projects: Array<{ id: string; name: string; role: ProjectRole }>;
   current: { id: string; name: string; role: ProjectRole; environment: DashboardParams["environment"] };
   allowed: Record<DashboardAction, boolean>;
+  /** Whether the project has the `beta` capability: its Sub-accounts, Introductions and Payouts sections exist only then. */
+  beta: boolean;
 }
 
 /** The view, or null when the person is not a member of the project in the address (the page is then a 404). */
@@ -18,5 +22,6 @@ export async function dashboardView({ userId, params }: { userId: string; params
   const current = projects.find((project) => project.id === params.project);
   if (!current) return null;
   const allowed = Object.fromEntries(DASHBOARD_ACTIONS.map((action) => [action, can(current.role, action)])) as Record<DashboardAction, boolean>;
-  return { userId, projects, current: { ...current, environment: params.environment }, allowed };
+  const beta = (await readProjectCapabilities(db(), current.id)).includes("beta");
+  return { userId, projects, current: { ...current, environment: params.environment }, allowed, beta };
 }

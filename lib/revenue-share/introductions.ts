@@ -6,7 +6,7 @@ import { db } from "../db";
 import { transition } from "../lifecycle";
 import { tenantWhere, type Tenant } from "../tenant";
 import { paginate } from "../wire/pagination";
-import type { ListIntroductionsQuery } from "./schemas";
+import { INTRODUCTION_STAGES, type IntroductionStage, type ListIntroductionsQuery } from "./schemas";
 import { serializeIntroduction } from "./serialize";
 import { INTRODUCTION_LIFECYCLE, type IntroductionTrigger } from "./state-machine";
 
@@ -87,4 +87,16 @@ export async function listIntroductions(options: { tenant: Tenant; query: ListIn
     exists: async (id) => (await db().introduction.count({ where: { AND: [where, { id }] } })) === 1,
     serialize: serializeIntroduction,
   });
+}
+
+/** How many introductions each of `subAccountIds` (the tenant's) has at each stage; a stage with none is 0. */
+export async function countIntroductionsByStage({ tenant, subAccountIds }: { tenant: Tenant; subAccountIds: readonly string[] }) {
+  const groups = await db().introduction.groupBy({
+    by: ["subAccountId", "stage"],
+    where: { ...tenantWhere(tenant), subAccountId: { in: [...subAccountIds] } },
+    _count: { _all: true },
+  });
+  const counts = new Map(subAccountIds.map((id) => [id, Object.fromEntries(INTRODUCTION_STAGES.map((stage) => [stage, 0])) as Record<IntroductionStage, number>]));
+  for (const group of groups) counts.get(group.subAccountId)![group.stage] = group._count._all;
+  return counts;
 }

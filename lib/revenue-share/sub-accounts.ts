@@ -46,6 +46,12 @@ export async function listSubAccounts(options: { tenant: Tenant; query: PageRequ
   });
 }
 
+/** The names of the tenant's sub-accounts among `ids`, by id (pages that list their payouts and introductions). */
+export async function subAccountNames({ tenant, ids }: { tenant: Tenant; ids: readonly string[] }): Promise<Map<string, string>> {
+  const rows = await db().subAccount.findMany({ where: { ...tenantWhere(tenant), id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 /** The caller's sub-account: another project's is 404, the other environment's 401 `environment_mismatch`. */
 export async function getOwnSubAccountOrThrow(tenant: Tenant, id: string, options: { field?: string } = {}): Promise<SubAccount> {
   const subAccount = await db().subAccount.findFirst({ where: { id, projectId: tenant.projectId } });

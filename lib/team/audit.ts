@@ -27,6 +27,7 @@ export const AUDITED_ACTIONS = [
   "tokens.revoked",
   "key.origins_changed",
   "member.invitation_cancelled",
+  "sub_account.created",
 ] as const;
 export type AuditedAction = (typeof AUDITED_ACTIONS)[number];
 

@@ -16,15 +16,17 @@ export const DASHBOARD_ACTIONS = [
   "manage_team",
   "release_decision",
   "read_audit_log",
+  "manage_sub_accounts",
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
-// Viewers read; developers also manage webhooks, create keys and say which pages may use a publishable key; owners also hold everything that cannot be undone
+// Viewers read; developers also manage webhooks, create keys, say which pages may use a publishable key and create
+// sub-accounts (the API's `accounts.manage`, beta); owners also hold everything that cannot be undone
 // or that changes who may act (rolling and revoking keys, revoking tokens, the team, releasing a locked decision),
 // and the audit log of who did those things.
 const ALLOWED: Record<ProjectRole, ReadonlySet<DashboardAction>> = {
   viewer: new Set(["read"]),
-  developer: new Set(["read", "manage_webhooks", "create_key", "set_key_origins"]),
+  developer: new Set(["read", "manage_webhooks", "create_key", "set_key_origins", "manage_sub_accounts"]),
   owner: new Set(DASHBOARD_ACTIONS),
 };
 

@@ -8,19 +8,26 @@ import { cliJson, createProjectWithCli, sandboxHeaders } from "./cli-project";
 import { decidedApplication, signInAt, teamMember } from "./dashboard-session";
 
 test("every dashboard page, with data, is accessible on a desktop and on a phone", async ({ browser, request }) => {
-  // Sixteen pages at two widths, each with axe.
-  test.setTimeout(180_000);
+  // Nineteen pages at two widths, each with axe.
+  test.setTimeout(210_000);
   const project = createProjectWithCli(`E2E Pages ${Date.now()}`);
+  // The beta sections too: a sub-account the funded application is originated through, and its payout.
+  cliJson("project", "capability", project.project_id, "--enable", "beta");
   const email = teamMember(project.project_id, "owner");
   teamMember(project.project_id, "developer");
   const headers = await sandboxHeaders(request, project);
   const endpoint = await request.post("/partner/v1/webhook_endpoints", { headers, data: { url: "https://127.0.0.1:9/hooks", enabled_events: ["*"], description: "Order system" } });
   expect(endpoint.status()).toBe(201);
   const endpointId = (await endpoint.json()).id as string;
-  const funded = await decidedApplication(request, headers, "SC123456");
+  const subAccount = await request.post("/partner/v1/sub-accounts", { headers: { ...headers, "idempotency-key": `e2e-pages-${Date.now()}` }, data: { name: "Northside Brokers" } });
+  expect(subAccount.status()).toBe(201);
+  const funded = await decidedApplication(request, headers, "SC123456", { sub_account_id: (await subAccount.json()).id });
   const fundedResponse = await request.post(`/partner/v1/test_helpers/applications/${funded.id}/fund`, { headers });
   const accountId = (await fundedResponse.json()).account_id as string;
   expect(accountId).toMatch(/^acc_/);
+  const payouts = await request.post("/partner/v1/test_helpers/payouts/run", { headers });
+  const payoutId = (await payouts.json()).data[0].id as string;
+  expect(payoutId).toMatch(/^po_/);
   const eventId = (await (await request.get("/partner/v1/events?limit=1", { headers })).json()).data[0].id as string;
   const keyId = (await (await request.get("/partner/v1/keys", { headers })).json()).data[0].id as string;
   const developerId = (cliJson("team", "list", "--project", project.project_id) as unknown as { data: Array<{ user_id: string; role: string }> }).data.find((member) => member.role === "developer")!.user_id;
@@ -38,6 +45,10 @@ test("every dashboard page, with data, is accessible on a desktop and on a phone
     ["application", `${base}/applications/${funded.id}`, /^Application from/],
     ["accounts", `${base}/accounts`, "Accounts"],
     ["account", `${base}/accounts/${accountId}`, /^Business loan for/],
+    ["sub-accounts", `${base}/sub-accounts`, "Sub-accounts"],
+    ["introductions", `${base}/introductions`, "Introductions"],
+    ["payouts", `${base}/payouts`, "Payouts"],
+    ["payout", `${base}/payouts/${payoutId}`, /^Payout to Northside Brokers for/],
     ["team", `${base}/team`, "Team"],
     ["member-remove", `${base}/team/${developerId}/remove`, /^Remove/],
     ["usage", `${base}/usage`, "Usage"],

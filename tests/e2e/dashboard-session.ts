@@ -36,11 +36,14 @@ export async function signInAt(browser: Browser, pathAsked: string, email: strin
 
 type Headers = { authorization: string };
 
-/** A sandbox application for `companyNumber` (its last four digits choose the sandbox's decision), submitted and decided. */
-export async function decidedApplication(request: APIRequestContext, headers: Headers, companyNumber: string) {
+/**
+ * A sandbox application for `companyNumber` (its last four digits choose the sandbox's decision), submitted and
+ * decided; `extra` adds fields to its create (a `sub_account_id`).
+ */
+export async function decidedApplication(request: APIRequestContext, headers: Headers, companyNumber: string, extra: Record<string, unknown> = {}) {
   const created = await request.post("/partner/v1/applications", {
-    headers: { ...headers, "idempotency-key": `e2e-dashboard-${companyNumber}-${Date.now()}` },
-    data: { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" } },
+    headers: { ...headers, "idempotency-key": `e2e-dashboard-${companyNumber}-${Date.now()}-${Math.random()}` },
+    data: { business: { company_number: companyNumber }, amount_pence: 2_000_000, term_months: 12, applicant: { email: "director@example.co.uk" }, ...extra },
   });
   expect(created.status()).toBe(201);
   const { id } = await created.json();

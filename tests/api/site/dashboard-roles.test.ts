@@ -76,6 +76,7 @@ describe("the dashboard's form routes", () => {
         "/dashboard/{project}/{environment}/team/invite manage_team",
         "/dashboard/{project}/{environment}/webhooks/create manage_webhooks",
         "/dashboard/{project}/{environment}/applications/{id}/release-decision release_decision",
+        "/dashboard/{project}/{environment}/sub-accounts/create manage_sub_accounts",
       ]),
     );
   });
@@ -97,5 +98,7 @@ describe("the dashboard's form routes", () => {
     expect(refused).toContain("/dashboard/{project}/{environment}/keys/{id}/roll developer");
     expect(refused).toContain("/dashboard/{project}/{environment}/webhooks/create viewer");
     expect(refused).not.toContain("/dashboard/{project}/{environment}/webhooks/create developer");
+    expect(refused).toContain("/dashboard/{project}/{environment}/sub-accounts/create viewer");
+    expect(refused).not.toContain("/dashboard/{project}/{environment}/sub-accounts/create developer");
   }, 60_000);
 });

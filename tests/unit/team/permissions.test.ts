@@ -5,8 +5,8 @@ import { assertCan, can, DASHBOARD_ACTIONS, PROJECT_ROLES, type DashboardAction,
 
 const EXPECTED: Record<ProjectRole, DashboardAction[]> = {
   viewer: ["read"],
-  developer: ["read", "manage_webhooks", "create_key", "set_key_origins"],
-  owner: ["read", "manage_webhooks", "create_key", "set_key_origins", "roll_key", "revoke_key", "revoke_tokens", "manage_team", "release_decision", "read_audit_log"],
+  developer: ["read", "manage_webhooks", "create_key", "set_key_origins", "manage_sub_accounts"],
+  owner: ["read", "manage_webhooks", "create_key", "set_key_origins", "roll_key", "revoke_key", "revoke_tokens", "manage_team", "release_decision", "read_audit_log", "manage_sub_accounts"],
 };
 
 describe("can(role, action)", () => {

@@ -64,3 +64,13 @@ export const PURPOSE_WORDS: Record<string, string> = {
 export function formatBps(bps: number): string {
   return `${(bps / 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })}%`;
 }
+
+/** A revenue share's rate as a percentage to two decimals, as a statement writes it: 100 bps is 1.00%. */
+export function formatShareRate(bps: number): string {
+  return `${(bps / 100).toFixed(2)}%`;
+}
+
+/** The introduction's stages (spec 3.3) in words; `funded` is the one that earns. */
+export const INTRODUCTION_STAGE_WORDS: Record<string, string> = { started: "Started", decisioned: "Decisioned", funded: "Funded", declined: "Declined" };
+
+export const PAYOUT_STATUS_WORDS: Record<string, string> = { pending: "Pending", paid: "Paid" };

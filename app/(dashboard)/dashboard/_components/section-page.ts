@@ -29,6 +29,13 @@ export async function readerOrNotFound(params: DashboardParams, returnTo: string
   return { view, member };
 }
 
+/** As `readerOrNotFound`, for the beta sections (docs/beta.md): a project without the `beta` capability has none of them (404). */
+export async function betaReaderOrNotFound(params: DashboardParams, returnTo: string): Promise<{ view: DashboardView; member: DashboardMember }> {
+  const reader = await readerOrNotFound(params, returnTo);
+  if (!reader.view.beta) notFound();
+  return reader;
+}
+
 /**
  * The page's query as its schema reads it (the partner API's list query), with the values given, to show again in
  * its filter form; a value the schema refuses makes the page a 404.

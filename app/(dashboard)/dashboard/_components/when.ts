@@ -11,3 +11,11 @@ export const whenToTheSecond = (time: string | Date) => dateTimeToTheSecond.form
 
 /** A day, where the time of day does not matter (when someone joined the team). */
 export const onDay = (time: string | Date) => day.format(new Date(time));
+
+const monthOfYear = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A calendar month in UTC as a payout's period names it (`2026-11`): "November 2026". */
+export function monthWords(period: string): string {
+  const [year, month] = period.split("-").map(Number);
+  return monthOfYear.format(new Date(Date.UTC(year!, month! - 1, 1)));
+}

@@ -35,6 +35,7 @@ const ACTION_WORDS: Record<AuditedAction, string> = {
   "tokens.revoked": "Revoked every access token",
   "key.origins_changed": "Changed a key's allowed origins",
   "member.invitation_cancelled": "Cancelled an invitation",
+  "sub_account.created": "Created a sub-account",
 };
 
 export default async function ActivityPage({ params }: { params: Promise<Record<string, string>> }) {
