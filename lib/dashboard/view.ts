@@ -1,7 +1,6 @@
 // What every dashboard page shows around its own content: the person's projects (for the switcher), the project
 // and environment in the address, what their role lets them do there, and whether its beta sections exist.
-import { db } from "../db";
-import { readProjectCapabilities } from "../projects/capabilities";
+import { readProjectState } from "../projects/project-state";
 import { can, DASHBOARD_ACTIONS, type DashboardAction, type ProjectRole } from "../team/permissions";
 import { membershipsOf } from "../team/service";
 import type { DashboardParams } from "./schemas";
@@ -22,6 +21,7 @@ export async function dashboardView({ userId, params }: { userId: string; params
   const current = projects.find((project) => project.id === params.project);
   if (!current) return null;
   const allowed = Object.fromEntries(DASHBOARD_ACTIONS.map((action) => [action, can(current.role, action)])) as Record<DashboardAction, boolean>;
-  const beta = (await readProjectCapabilities(db(), current.id)).includes("beta");
+  // The per-process project cache the API's admission reads: no query on most pages.
+  const beta = (await readProjectState(current.id))?.capabilities.includes("beta") ?? false;
   return { userId, projects, current: { ...current, environment: params.environment }, allowed, beta };
 }
