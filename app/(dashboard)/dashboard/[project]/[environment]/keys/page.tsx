@@ -8,6 +8,7 @@ import { z } from "zod";
 import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { listKeysForDashboard } from "@/lib/dashboard/keys";
 import { dashboardKeyParamsSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import { MAX_ALLOWED_ORIGINS } from "@/lib/keys/schemas";
 import { readPageValues } from "@/lib/wire/page-values";
 import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
 import { dashboardView } from "@/lib/dashboard/view";
@@ -189,7 +190,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
           <h2 id="origins-heading">Which pages may use your publishable keys</h2>
           <p>
             A publishable key with allowed origins starts applications only from pages of those origins; with none, from any page. Write one origin a line, such as
-            https://shop.example.com (https, no path), or http://localhost:3000 while you build.
+            https://shop.example.com (https, no path), or http://localhost:3000 on a sandbox key while you build.
           </p>
           {publishableKeys.map((key) => {
             const originsRefused = refusalsOf(refused, `origins-${key.id}`);
@@ -202,7 +203,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     Allowed origins of {key.prefix}…{key.last4}
                   </label>
                   <p className="dashboard-muted" id={`origins-hint-${key.id}`}>
-                    At most 10; leave empty for any origin.
+                    At most {MAX_ALLOWED_ORIGINS}; leave empty for any origin.
                   </p>
                   <FieldError id={`origins-${key.id}-error`} message={originsError} />
                   <textarea
