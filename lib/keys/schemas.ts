@@ -67,6 +67,9 @@ export const createKeyBodySchema = z
     }
   });
 
+/** `POST /partner/v1/keys/{id}`: the whole list replaces the key's (Stripe's update style). */
+export const updateKeyBodySchema = z.strictObject({ allowed_origins: allowedOriginsSchema.meta({ description: ORIGINS_DESCRIPTION }) });
+
 export const rollKeyBodySchema = z
   .strictObject({ overlap_hours: z.number().int().min(0).max(168).default(24) })
   .default({ overlap_hours: 24 });
