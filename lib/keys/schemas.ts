@@ -28,9 +28,9 @@ export const allowedOriginSchema = requestString()
   .refine((origin) => ALLOWED_ORIGIN_FORM.test(origin) && new URL(origin).origin === origin, ORIGIN_REASON);
 
 /**
- * A publishable key's pages (docs/apply-js.md, "Which pages may use a key"): empty for any origin. Plain
- * http://localhost is the sandbox's alone, which the key's environment decides (`sandboxOnlyOriginIndex`), so the
- * service checks it, not this schema.
+ * A publishable key's pages (docs/apply-js.md, "Which pages may use a key"). Empty: any origin for a sandbox key,
+ * none for a live one. Plain http://localhost is the sandbox's alone, which the key's environment decides
+ * (`sandboxOnlyOriginIndex`), so the service checks it, not this schema.
  */
 export const allowedOriginsSchema = z
   .array(allowedOriginSchema)
@@ -40,7 +40,7 @@ export const allowedOriginsSchema = z
 
 const ORIGINS_DESCRIPTION =
   `Publishable keys only: the origins whose pages may start applications with the key (at most ${MAX_ALLOWED_ORIGINS}; \`http://localhost[:port]\` for sandbox keys only). ` +
-  "Absent or empty, any origin.";
+  "Absent or empty: a sandbox key starts applications from any origin, a live key from none.";
 
 /** The first origin a key of `environment` may not list (plain http is for a sandbox key's localhost pages), or -1. */
 export function sandboxOnlyOriginIndex(environment: (typeof KEY_ENVIRONMENTS)[number], origins: readonly string[]): number {
@@ -93,7 +93,7 @@ const keyFields = {
   allowed_origins: z
     .array(text())
     .optional()
-    .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key; empty, any origin." }),
+    .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key; empty, any origin for a sandbox key and none for a live one." }),
 };
 
 export const apiKeySchema = z.strictObject(keyFields).meta({ id: "ApiKey", description: "An API key (spec 2.8); never its secret." });

@@ -128,9 +128,9 @@ function assertOriginsFitEnvironment(environment: ApiKey["environment"], origins
 }
 
 /**
- * Sets which origins' pages may start applications with a publishable key (allowedOriginsSchema's; empty: any),
- * replacing its list. The API's POST /partner/v1/keys/{id} and the dashboard both call it. A revoked key, or a
- * rolled one past its overlap, starts nothing again: changing its list is a 409.
+ * Sets which origins' pages may start applications with a publishable key (allowedOriginsSchema's; empty: any in
+ * the sandbox, none live), replacing its list. The API's POST /partner/v1/keys/{id} and the dashboard both call it.
+ * A revoked key, or a rolled one past its overlap, starts nothing again: changing its list is a 409.
  */
 export async function setAllowedOrigins(options: { tenant: Tenant; id: string; allowedOrigins: string[]; transaction?: DatabaseClient }) {
   const { tenant, id, allowedOrigins, transaction: database = db() } = options;

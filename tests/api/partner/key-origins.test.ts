@@ -1,11 +1,13 @@
 // A publishable key is bound to its partner's pages (docs/apply-js.md, "Which pages may use a key"), over HTTP:
 // POST /partner/v1/keys/{id} replaces a key's allowed origins (Stripe's update style), with every refusal of its
-// body, its key and its caller; POST /partner/v1/keys refuses http://localhost on a live key.
+// body, its key and its caller; POST /partner/v1/keys refuses http://localhost on a live key; and the widget's start,
+// called with real Origin headers, follows the list as the API sets it: a live key listing none starts nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { hashSecret } from "@/lib/keys/secrets";
+import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
@@ -192,5 +194,34 @@ describe("POST /partner/v1/keys", () => {
     const created = await expectJson<Json>(await call(sandbox, "POST", "/keys", { type: "publishable", allowed_origins: ["http://localhost:5173", SHOP] }), 201);
     expect(created.allowed_origins).toEqual(["http://localhost:5173", SHOP]);
     expect((await expectJson<Json>(await call(live, "POST", "/keys", { type: "publishable", allowed_origins: [SHOP] }), 201)).allowed_origins).toEqual([SHOP]);
+  });
+});
+
+describe("the widget's start follows the origins the API sets", () => {
+  const start = (project: ProjectCredentials, origin: string | null, more: Json = {}) =>
+    fetch(`${server.url}/apply/v1/applications`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ publishable_key: project.live.publishable_key, business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12, ...more }),
+    });
+
+  it("starts nothing with a live key until its page's origin is registered, then from that page alone, and nothing again once emptied", async () => {
+    const { project, live, keys } = await freshProject();
+    const none = await expectApiError(await start(project, SHOP), 403, "origin_not_allowed");
+    expect(none.error.message).toContain("This live publishable key has no allowed origins yet");
+    expect(none.error.message).toContain("POST /partner/v1/keys/{id}");
+
+    await expectJson(await update(live, keys.livePublishable, { allowed_origins: [SHOP] }), 200);
+    const handoff = await expectJson<Json>(await start(project, SHOP, { redirect_uri: `${SHOP}/basket` }), 201);
+    expect(await db().application.findUniqueOrThrow({ where: { id: handoff.id } })).toMatchObject({ environment: "live", embeddingOrigin: SHOP, redirectUri: `${SHOP}/basket` });
+    const elsewhere = await expectApiError(await start(project, "https://elsewhere.example"), 403, "origin_not_allowed");
+    expect(elsewhere.error.message).toContain(`This publishable key may be used only on pages of ${SHOP}.`);
+    await expectApiError(await start(project, null), 403, "origin_not_allowed");
+    const offOrigin = await expectApiError(await start(project, SHOP, { redirect_uri: "https://elsewhere.example/back" }), 422, "validation_failed");
+    expect(offOrigin.error.detail).toEqual([expect.objectContaining({ field: "redirect_uri", reason: "not_allowed" })]);
+
+    await expectJson(await update(live, keys.livePublishable, { allowed_origins: [] }), 200);
+    await expectApiError(await start(project, SHOP), 403, "origin_not_allowed");
+    expect(await db().application.count({ where: { projectId: project.project_id } })).toBe(1);
   });
 });

@@ -16,8 +16,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("par
   POST: endpoint({
     summary: "Update a publishable key's allowed origins",
     description:
-      "Replaces the origins whose pages may start applications with the key (`[]` empties the list: then any page may). " +
-      "A secret key has none (422); a revoked or expired key cannot change (409).",
+      "Replaces the origins whose pages may start applications with the key (`[]` empties the list: then a sandbox key starts them from any page, " +
+      "a live key from none). A secret key has none (422); a revoked or expired key cannot change (409).",
     responses: { 200: apiKeySchema },
     errors: ["conflict"],
     auth: { kind: "bearer", scope: "partner:manage" },

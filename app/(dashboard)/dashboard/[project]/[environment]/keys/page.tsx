@@ -188,10 +188,17 @@ export default async function KeysPage({ params, searchParams }: Props) {
       {publishableKeys.length > 0 ? (
         <section aria-labelledby="origins-heading">
           <h2 id="origins-heading">Which pages may use your publishable keys</h2>
-          <p>
-            A publishable key with allowed origins starts applications only from pages of those origins; with none, from any page. Write one origin a line, such as
-            https://shop.example.com (https, no path), or http://localhost:3000 on a sandbox key while you build.
-          </p>
+          {address.environment === "live" ? (
+            <p>
+              A live publishable key starts applications only from pages of its allowed origins: until you add one, it starts none. Write one origin a line, such
+              as https://shop.example.com (https, no path).
+            </p>
+          ) : (
+            <p>
+              A publishable key with allowed origins starts applications only from pages of those origins; a sandbox key with none, from any page. Write one
+              origin a line, such as https://shop.example.com (https, no path), or http://localhost:3000 while you build.
+            </p>
+          )}
           {publishableKeys.map((key) => {
             const originsRefused = refusalsOf(refused, `origins-${key.id}`);
             const originsError = originsRefused?.errors.allowed_origins;
@@ -203,7 +210,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     Allowed origins of {key.prefix}…{key.last4}
                   </label>
                   <p className="dashboard-muted" id={`origins-hint-${key.id}`}>
-                    At most {MAX_ALLOWED_ORIGINS}; leave empty for any origin.
+                    At most {MAX_ALLOWED_ORIGINS}; {address.environment === "live" ? "with none, no page may use the key." : "leave empty for any origin."}
                   </p>
                   <FieldError id={`origins-${key.id}-error`} message={originsError} />
                   <textarea
@@ -223,7 +230,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                 <code>
                   {key.prefix}…{key.last4}
                 </code>
-                : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : "any origin"}
+                : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : address.environment === "live" ? "no origin yet" : "any origin"}
               </p>
             );
           })}
