@@ -6,6 +6,7 @@ import { createApplication } from "../applications/create";
 import { db } from "../db";
 import { config } from "../env";
 import { ApiError } from "../errors";
+import type { PublishableKeyCaller } from "../keys/publishable";
 import type { Tenant } from "../tenant";
 import type { StartWidgetApplicationInput } from "./schemas";
 
@@ -44,29 +45,60 @@ async function assertSiteKeyOrigin(tenant: Tenant, embeddingOrigin: string | und
   }
 }
 
+/** Where a partner changes a key's allowed origins: the API's update and the dashboard share one service. */
+const WHERE_TO_ADD = "with POST /partner/v1/keys/{id} (allowed_origins) or on the dashboard's API keys page";
+
 /**
  * A key that lists its pages' origins starts applications from those pages alone; a caller with no Origin (a
- * server) is refused too, since the partner chose to tie the key to pages.
+ * server) is refused too, since the partner chose to tie the key to pages. A live key that lists none starts
+ * nothing: live applicants' answers go only through pages its partner registered. A sandbox key that lists none
+ * starts them from anywhere, for trying the widget out.
  */
-function assertKeyAllowsOrigin(allowedOrigins: readonly string[], embeddingOrigin: string | undefined): void {
-  if (allowedOrigins.length === 0 || (embeddingOrigin !== undefined && allowedOrigins.includes(embeddingOrigin))) return;
+function assertKeyAllowsOrigin(key: PublishableKeyCaller, embeddingOrigin: string | undefined): void {
+  const { allowedOrigins } = key;
+  if (allowedOrigins.length === 0) {
+    if (key.tenant.environment === "sandbox") return;
+    throw new ApiError("origin_not_allowed", {
+      message: `This live publishable key has no allowed origins yet, so it starts applications from no page. Register your pages' origins first, ${WHERE_TO_ADD}.`,
+    });
+  }
+  if (embeddingOrigin !== undefined && allowedOrigins.includes(embeddingOrigin)) return;
   throw new ApiError("origin_not_allowed", {
-    message: `This publishable key may be used only on pages of ${allowedOrigins.join(", ")}. Add this page's origin to the key's allowed origins in the dashboard's API keys, or use another key.`,
+    message: `This publishable key may be used only on pages of ${allowedOrigins.join(", ")}. Add this page's origin to the key's allowed origins ${WHERE_TO_ADD}, or use another key.`,
   });
 }
 
-export async function startWidgetApplication(options: {
-  tenant: Tenant;
-  now: Date;
-  input: StartWidgetApplicationInput;
-  origin: string | null;
-  /** The publishable key's allowed origins; empty, any. */
-  allowedOrigins?: readonly string[];
-}) {
-  const { tenant, now, input } = options;
+/** A key that lists its pages sends its applicants back to one of them alone (none listed, a sandbox key: anywhere). */
+function assertRedirectUriOnAllowedOrigin(allowedOrigins: readonly string[], redirectUri: string | undefined): void {
+  if (redirectUri === undefined || allowedOrigins.length === 0) return;
+  const origin = URL.parse(redirectUri)?.origin;
+  if (origin !== undefined && allowedOrigins.includes(origin)) return;
+  const message = `redirect_uri must be on one of the key's allowed origins (${allowedOrigins.join(", ")}). Add its origin to the key ${WHERE_TO_ADD}.`;
+  throw new ApiError("validation_failed", { message, detail: [{ field: "redirect_uri", reason: "not_allowed", message }] });
+}
+
+/** A partner's page (or server) starting an application with its publishable key, through the widget's start endpoint. */
+export async function startWidgetApplication(options: { key: PublishableKeyCaller; now: Date; input: StartWidgetApplicationInput; origin: string | null }) {
+  const { key, now, input } = options;
+  const { tenant } = key;
   const embeddingOrigin = embeddingOriginOf(options.origin, tenant.environment);
-  assertKeyAllowsOrigin(options.allowedOrigins ?? [], embeddingOrigin);
   await assertSiteKeyOrigin(tenant, embeddingOrigin);
+  assertKeyAllowsOrigin(key, embeddingOrigin);
+  assertRedirectUriOnAllowedOrigin(key.allowedOrigins, input.redirect_uri);
+  return openHandoff({ tenant, now, input, embeddingOrigin });
+}
+
+/**
+ * The platform's own site starting its visitor's application from our server (lib/direct-apply/start.ts), as a
+ * partner's server would: no page is involved, so no page's origin is checked or recorded, and the journey is an
+ * ordinary hosted one.
+ */
+export async function startSiteApplication(options: { tenant: Tenant; now: Date; input: StartWidgetApplicationInput }) {
+  return openHandoff({ ...options, embeddingOrigin: undefined });
+}
+
+async function openHandoff(options: { tenant: Tenant; now: Date; input: StartWidgetApplicationInput; embeddingOrigin: string | undefined }) {
+  const { tenant, now, input, embeddingOrigin } = options;
   // Its company lookup spends the widget starts' share of the registry's budget, never the partners' reserve.
   const application = await createApplication({ tenant, now, input, embeddingOrigin, registryCaller: "widget" });
   return {

@@ -17,6 +17,7 @@ import {
   type rollKeyFormSchema,
 } from "./schemas";
 import { shownOnceCookie } from "./shown-once";
+import { sandboxOnlyOriginIndex } from "../keys/schemas";
 import type { z } from "zod";
 
 export function keysPagePath(params: DashboardParams): string {
@@ -69,8 +70,15 @@ export async function submitAllowedOriginsForm(post: FormPost<z.output<typeof al
   const { member } = post;
   const values = { allowed_origins: post.form.allowed_origins };
   const checked = checkForm(allowedOriginsFieldsSchema, values);
-  if (!checked.ok) return backWithRefusals(post, { form: `origins-${post.keyId}`, location: keysPagePath(post.params), values, errors: checked.errors });
-  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: checked.data.allowed_origins });
+  const refused = { form: `origins-${post.keyId}`, location: keysPagePath(post.params), values };
+  if (!checked.ok) return backWithRefusals(post, { ...refused, errors: checked.errors });
+  const origins = checked.data.allowed_origins;
+  const sandboxOnly = sandboxOnlyOriginIndex(member.tenant.environment, origins);
+  if (sandboxOnly >= 0) {
+    const message = `Remove ${origins[sandboxOnly]}: a live key's origins must be https (http://localhost is for sandbox keys)`;
+    return backWithRefusals(post, { ...refused, errors: [{ field: "allowed_origins", message }] });
+  }
+  await setAllowedOriginsFromDashboard({ member, id: post.keyId, allowedOrigins: origins });
   return { location: `${keysPagePath(post.params)}?origins=${post.keyId}` };
 }
 

@@ -3,7 +3,7 @@
 // page's would, and the visitor is sent on to the hosted journey. A post must carry the page's CSRF token, equal
 // to the `svc_csrf` cookie the page was served with (double submit), and, when the browser names its origin, come
 // from the site.
-import { startWidgetApplication } from "../apply-widget/start";
+import { startSiteApplication } from "../apply-widget/start";
 import { db } from "../db";
 import { ApiError } from "../errors";
 import { authenticatePublishableKey } from "../keys/publishable";
@@ -56,10 +56,9 @@ export async function startDirectApplication(options: DirectApplyPost): Promise<
   const caller = await siteCaller();
   // Our own server starts it, as a partner's server would (no page origin): an ordinary hosted journey, which
   // the visitor walks in this window.
-  const application = await startWidgetApplication({
+  const application = await startSiteApplication({
     tenant: caller.tenant,
     now: options.now,
-    origin: null,
     input: {
       business: { company_number: answers.companyNumber },
       amount_pence: answers.amountPence,

@@ -15,24 +15,37 @@ export const listKeysQuerySchema = listQuerySchema({
 });
 
 /** At most this many origins per publishable key. */
-export const MAX_ALLOWED_ORIGINS = 10;
+export const MAX_ALLOWED_ORIGINS = 20;
 
 // An origin exactly as a browser sends it in the Origin header: https and a host (and a port), or plain http for
 // localhost alone; lower case, no path, no trailing slash. Anything else could never match a browser's Origin.
 const ALLOWED_ORIGIN_FORM = /^(?:https:\/\/[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|http:\/\/localhost)(?::\d{1,5})?$/;
 const ORIGIN_REASON =
-  "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port.";
+  "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or, on a sandbox key, http://localhost with an optional port.";
 
 export const allowedOriginSchema = requestString()
   .max(253, ORIGIN_REASON)
   .refine((origin) => ALLOWED_ORIGIN_FORM.test(origin) && new URL(origin).origin === origin, ORIGIN_REASON);
 
-/** A publishable key's pages (docs/apply-js.md, "Which pages may use a key"): empty for any origin. */
+/**
+ * A publishable key's pages (docs/apply-js.md, "Which pages may use a key"). Empty: any origin for a sandbox key,
+ * none for a live one. Plain http://localhost is the sandbox's alone, which the key's environment decides
+ * (`sandboxOnlyOriginIndex`), so the service checks it, not this schema.
+ */
 export const allowedOriginsSchema = z
   .array(allowedOriginSchema)
   // A refinement rather than .max(): zod runs a length check even on a string that is not an array.
   .refine((origins) => origins.length <= MAX_ALLOWED_ORIGINS, { message: `allowed_origins must list at most ${MAX_ALLOWED_ORIGINS} origins.`, params: { reason: "too_large" } })
   .refine((origins) => new Set(origins).size === origins.length, { message: "allowed_origins must not list an origin twice.", params: { reason: "duplicate" } });
+
+const ORIGINS_DESCRIPTION =
+  `Publishable keys only: the origins whose pages may start applications with the key (at most ${MAX_ALLOWED_ORIGINS}; \`http://localhost[:port]\` for sandbox keys only). ` +
+  "Absent or empty: a sandbox key starts applications from any origin, a live key from none.";
+
+/** The first origin a key of `environment` may not list (plain http is for a sandbox key's localhost pages), or -1. */
+export function sandboxOnlyOriginIndex(environment: (typeof KEY_ENVIRONMENTS)[number], origins: readonly string[]): number {
+  return environment === "live" ? origins.findIndex((origin) => origin.startsWith("http:")) : -1;
+}
 
 export const createKeyBodySchema = z
   .strictObject({
@@ -41,7 +54,7 @@ export const createKeyBodySchema = z
     environment: z.enum(KEY_ENVIRONMENTS).optional(),
     allowed_origins: allowedOriginsSchema
       .optional()
-      .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key (at most 10); absent or empty, any origin." }),
+      .meta({ description: ORIGINS_DESCRIPTION }),
   })
   .superRefine((body, context) => {
     if (body.type === "secret" && body.allowed_origins !== undefined) {
@@ -53,6 +66,9 @@ export const createKeyBodySchema = z
       });
     }
   });
+
+/** `POST /partner/v1/keys/{id}`: the whole list replaces the key's (Stripe's update style). */
+export const updateKeyBodySchema = z.strictObject({ allowed_origins: allowedOriginsSchema.meta({ description: ORIGINS_DESCRIPTION }) });
 
 export const rollKeyBodySchema = z
   .strictObject({ overlap_hours: z.number().int().min(0).max(168).default(24) })
@@ -77,7 +93,7 @@ const keyFields = {
   allowed_origins: z
     .array(text())
     .optional()
-    .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key; empty, any origin." }),
+    .meta({ description: "Publishable keys only: the origins whose pages may start applications with the key; empty, any origin for a sandbox key and none for a live one." }),
 };
 
 export const apiKeySchema = z.strictObject(keyFields).meta({ id: "ApiKey", description: "An API key (spec 2.8); never its secret." });

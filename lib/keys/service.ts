@@ -10,8 +10,8 @@ import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
 import type { ApiKey, Prisma } from "../generated/prisma/client";
 import { newKeyRow } from "./secrets";
-import type { createKeyBodySchema, listKeysQuerySchema } from "./schemas";
-import { serializeKey } from "./serialize";
+import { sandboxOnlyOriginIndex, type createKeyBodySchema, type listKeysQuerySchema } from "./schemas";
+import { keyStatus, serializeKey } from "./serialize";
 import { API_KEY_LIFECYCLE } from "./state-machine";
 
 const HOUR_MS = 3_600_000;
@@ -57,6 +57,7 @@ export async function createKey(options: { tenant: Tenant; input: z.output<typeo
   // Minting keys for the other environment from this one would be an escalation (sandbox credentials are
   // often handled less carefully than live ones).
   assertSameEnvironment(tenant, { environment });
+  assertOriginsFitEnvironment(environment, input.allowed_origins ?? []);
   const now = clock.now();
   const { secret, row } = newKeyRow({ projectId: tenant.projectId, type: input.type, environment, createdAt: now });
   const key = await database.apiKey.create({ data: { ...row, allowedOrigins: input.allowed_origins ?? [] } });
@@ -115,18 +116,45 @@ export async function revokeKey({ tenant, id }: { tenant: Tenant; id: string }) 
   return serializeKey(revoked, now);
 }
 
-/** Sets which origins' pages may start applications with a publishable key (allowedOriginsSchema's; empty: any). */
+/**
+ * A live key's pages must be https: plain http://localhost is for a sandbox key, used while a page is built
+ * (docs/apply-js.md). The origin is named: it is a site's address, no person's.
+ */
+function assertOriginsFitEnvironment(environment: ApiKey["environment"], origins: readonly string[]): void {
+  const index = sandboxOnlyOriginIndex(environment, origins);
+  if (index < 0) return;
+  const message = `${origins[index]} may be listed on a sandbox key only: a live key's origins must be https.`;
+  throw new ApiError("validation_failed", { message, detail: [{ field: `allowed_origins.${index}`, reason: "sandbox_only", message }] });
+}
+
+/**
+ * Sets which origins' pages may start applications with a publishable key (allowedOriginsSchema's; empty: any in
+ * the sandbox, none live), replacing its list. The API's POST /partner/v1/keys/{id} and the dashboard both call it.
+ * A revoked key, or a rolled one past its overlap, starts nothing again: changing its list is a 409.
+ */
 export async function setAllowedOrigins(options: { tenant: Tenant; id: string; allowedOrigins: string[]; transaction?: DatabaseClient }) {
   const { tenant, id, allowedOrigins, transaction: database = db() } = options;
-  const key = await getOwnKeyOrThrow(tenant, id, database);
-  if (key.type !== "publishable") {
-    throw new ApiError("validation_failed", {
-      message: "Allowed origins apply to publishable keys only.",
-      detail: [{ field: "allowed_origins", reason: "not_allowed" }],
-    });
-  }
-  const updated = await database.apiKey.update({ where: { id }, data: { allowedOrigins } });
-  return serializeKey(updated, clock.now());
+  return inTransaction(database, async (transaction) => {
+    await getOwnKeyOrThrow(tenant, id, transaction);
+    // Locked, so a revoke or a roll landing meanwhile is seen before the list is written.
+    await lockRow(transaction, "api_keys", id);
+    const key = await transaction.apiKey.findUniqueOrThrow({ where: { id }, include: { successor: { select: { id: true } } } });
+    if (key.type !== "publishable") {
+      throw new ApiError("validation_failed", {
+        message: "Allowed origins apply to publishable keys only.",
+        detail: [{ field: "allowed_origins", reason: "not_allowed", message: "allowed_origins applies to publishable keys only: a secret key is never used from a page." }],
+      });
+    }
+    const now = clock.now();
+    const status = keyStatus(key, now);
+    if (status === "revoked") throw new ApiError("conflict", { message: "This key is revoked: it starts nothing, so its allowed origins cannot change." });
+    if (status === "expired") {
+      throw new ApiError("conflict", { message: `This key was rolled and its overlap has ended: set the allowed origins of its successor${key.successor ? ` ${key.successor.id}` : ""}.` });
+    }
+    assertOriginsFitEnvironment(key.environment, allowedOrigins);
+    const updated = await transaction.apiKey.update({ where: { id }, data: { allowedOrigins } });
+    return serializeKey(updated, now);
+  });
 }
 
 /** The OAuth "second client secret": another secret key of the tenant, the authenticating key's project and environment. */

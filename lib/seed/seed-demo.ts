@@ -1,7 +1,9 @@
 // The demo data `npm run dev` and `cli seed` create, idempotently. Secrets are only ever stored hashed, so the
 // demo's sandbox credentials are kept in a git-ignored file under .data/ to be printed on every start; when
 // that file is missing or stale, fresh sandbox keys are issued and the old ones revoked. The sandbox publishable
-// key, which the apply.js demo page publishes (lib/apply-widget/demo.ts), is also kept on the project.
+// key, which the apply.js demo page publishes (lib/apply-widget/demo.ts), is also kept on the project, and lists the
+// demo page's origin among its allowed origins: a sandbox key needs none, but the demo shows keys as partners should
+// keep them.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clock } from "../clock";
@@ -59,8 +61,16 @@ async function reissueSandboxKeys(database: Database, projectId: string): Promis
   return { secret_key: secret.secret, publishable_key: publishable.secret };
 }
 
+/** The demo page's origin (/v1/demo is on JS_URL), added to what the key lists already. */
 async function publishDemoKey(database: Database, projectId: string, publishableKey: string): Promise<void> {
-  await database.project.update({ where: { id: projectId }, data: { demoPublishableKey: publishableKey } });
+  const demoOrigin = new URL(config().JS_URL).origin;
+  await database.$transaction([
+    database.project.update({ where: { id: projectId }, data: { demoPublishableKey: publishableKey } }),
+    database.apiKey.updateMany({
+      where: { projectId, secretHash: hashSecret(publishableKey), NOT: { allowedOrigins: { has: demoOrigin } } },
+      data: { allowedOrigins: { push: demoOrigin } },
+    }),
+  ]);
 }
 
 export async function seedDemo(database: Database, credentialsFile = path.resolve(config().DEMO_CREDENTIALS_FILE)): Promise<SeedResult> {

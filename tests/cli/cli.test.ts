@@ -9,6 +9,7 @@ import { submitApplication } from "@/lib/applications/service";
 import { demoPublishableKey } from "@/lib/apply-widget/demo";
 import { db } from "@/lib/db";
 import { decideOnItsClock } from "@/lib/decisions/background";
+import { config } from "@/lib/env";
 import { hashSecret } from "@/lib/keys/secrets";
 import { DEFAULT_SCOPES } from "@/lib/oauth/scopes";
 import type { Tenant } from "@/lib/tenant";
@@ -81,6 +82,9 @@ describe("seed", () => {
     expect(await db().project.count({ where: { isDemo: true } })).toBe(1);
     // The publishable key, and no secret, is kept for the apply.js demo page to publish.
     expect(await demoPublishableKey()).toBe(one.demo.sandbox.publishable_key);
+    // It lists the demo page's own origin (/v1/demo on JS_URL), once however often the seed runs.
+    const demoKey = await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(one.demo.sandbox.publishable_key) } });
+    expect(demoKey.allowedOrigins).toEqual([new URL(config().JS_URL).origin]);
     expect(JSON.stringify(await db().project.findFirstOrThrow({ where: { isDemo: true } }))).not.toContain("sk_sandbox_");
   });
 

@@ -261,11 +261,12 @@ test("on a phone the journey takes the whole window and comes back to the partne
 });
 
 test.describe("the demo page", () => {
-  test.beforeAll(() => {
+  test.beforeAll(({}, testInfo) => {
     // `npm start` does not seed the demo project; the admin CLI does, keeping its credentials apart from a developer's.
+    // It registers the demo page's origin on the demo key, so it is told the server's address, as the server is.
     execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), "seed", "--json"], {
       cwd: root,
-      env: { ...process.env, DEMO_CREDENTIALS_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "apply-js-demo-")), "demo.json") },
+      env: { ...process.env, BASE_URL: testInfo.project.use.baseURL, DEMO_CREDENTIALS_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "apply-js-demo-")), "demo.json") },
     });
   });
 

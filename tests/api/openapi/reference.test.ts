@@ -291,6 +291,7 @@ describe("each route's reply matches its documented schema", () => {
     "partner GET /keys": () => ({ path: "/keys", init: partner("GET"), status: 200 }),
     "partner POST /keys": () => ({ path: "/keys", init: partner("POST", { type: "secret" }), status: 201 }),
     "partner GET /keys/{id}": () => ({ path: `/keys/${fixture.key}`, init: partner("GET"), status: 200 }),
+    "partner POST /keys/{id}": () => ({ path: `/keys/${fixture.key}`, init: partner("POST", { allowed_origins: ["https://shop.example.com", "http://localhost:3000"] }), status: 200 }),
     "partner DELETE /keys/{id}": async () => {
       const key = await expectJson(await fetch(`${server.url}/partner/v1/keys`, partner("POST", { type: "publishable" })), 201);
       return { path: `/keys/${key.id}`, init: partner("DELETE"), status: 200 };

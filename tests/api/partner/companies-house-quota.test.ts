@@ -10,6 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { runMaintenance } from "@/lib/background/catalogue";
+import { hashSecret } from "@/lib/keys/secrets";
+import { setAllowedOrigins } from "@/lib/keys/service";
 import { REGISTRY_BUDGET } from "@/lib/ratelimit/policies";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -48,9 +50,14 @@ let server: AppServer;
 let project: ProjectCredentials;
 /** The project's live token, minted at the time each test has frozen the clock at. */
 let liveToken: string;
+const SHOP = "https://shop.example";
+
 beforeAll(async () => {
   server = await startAppServer();
   project = await createTestProject();
+  // A live publishable key starts applications only from the pages it lists (docs/apply-js.md).
+  const key = await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(project.live.publishable_key) } });
+  await setAllowedOrigins({ tenant: { projectId: project.project_id, environment: "live" }, id: key.id, allowedOrigins: [SHOP] });
 });
 afterAll(async () => {
   await server?.close();
@@ -76,7 +83,7 @@ async function advance(ms: number): Promise<void> {
 
 const partnerCreate = (companyNumber: string, token = liveToken) => fetch(`${server.url}/partner/v1/applications`, bearer(token, jsonRequest("POST", body(companyNumber))));
 const widgetStart = (companyNumber: string) =>
-  fetch(`${server.url}/apply/v1/applications`, jsonRequest("POST", { publishable_key: project.live.publishable_key, ...body(companyNumber), applicant: undefined }));
+  fetch(`${server.url}/apply/v1/applications`, jsonRequest("POST", { publishable_key: project.live.publishable_key, ...body(companyNumber), applicant: undefined }, { origin: SHOP }));
 const numbers = (from: number, count: number) => Array.from({ length: count }, (_, index) => String(from + index).padStart(8, "0"));
 
 describe("a live company lookup", () => {

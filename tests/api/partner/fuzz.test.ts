@@ -1,7 +1,7 @@
 // Property: no request to a partner endpoint is answered with a 5xx, whatever its path ids, query, body and
 // headers hold. Requests are drawn from each endpoint's own schemas and a valid request per endpoint, mixed with
 // hostile values (tests/helpers/request-fuzz.ts), with a token holding every scope; the caller's own objects
-// (applications in three states, their decisions, a webhook endpoint, a key, an event, two accounts) are in the pool of ids,
+// (applications in three states, their decisions, a webhook endpoint, two keys, an event, two accounts) are in the pool of ids,
 // so updates, actions and cursors reach the database. Seeded: every run sends the same requests. The clock is frozen far in
 // the future, so the webhook deliveries these requests make are never due for another file's real-clock sweeps
 // (and the dates of birth in the identity checks are of the 22nd century). The project has the white_label
@@ -62,6 +62,8 @@ interface RealObjects {
   referredDecisionId: string;
   webhookEndpointId: string;
   keyId: string;
+  /** A publishable key, whose allowed origins POST /keys/{id} changes. */
+  publishableKeyId: string;
   eventId: string;
   /** A funded term loan and a Flex facility, so the accounts endpoints reach real rows. */
   termAccountId: string;
@@ -97,6 +99,7 @@ async function createRealObjects(token: string): Promise<RealObjects> {
     referredDecisionId: await decide(token, referredApplicationId),
     webhookEndpointId: (await call(token, "POST", "/webhook_endpoints", { url: "https://93.184.215.14/hooks", enabled_events: ["*"] })).id,
     keyId: (await call(token, "POST", "/keys", { type: "secret" })).id,
+    publishableKeyId: (await call(token, "POST", "/keys", { type: "publishable", allowed_origins: ["https://partner.example"] })).id,
     eventId: (await call(token, "GET", "/events?limit=1")).data[0].id,
     termAccountId: await fundedAccount(token, "business_loan"),
     flexAccountId: await fundedAccount(token, "flex"),
@@ -161,6 +164,7 @@ function validRequests(project: ProjectCredentials, token: string, objects: Real
       },
     },
     "POST /keys": { body: { type: "publishable", environment: "sandbox" } },
+    "POST /keys/{id}": { body: { allowed_origins: ["https://partner.example", "http://localhost:3000"] } },
     "POST /keys/{id}/roll": { body: { overlap_hours: 1 } },
     "POST /oauth/introspect": { body: { token, ...credentials } },
     "POST /oauth/token": { body: { grant_type: "client_credentials", scope: "events:read", ...credentials } },

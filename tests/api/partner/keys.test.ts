@@ -376,7 +376,7 @@ describe("allowed origins of publishable keys", () => {
     expect((await list(token, "type=secret")).data.every((key) => !("allowed_origins" in key))).toBe(true);
   });
 
-  const ORIGIN_REASON = "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or http://localhost with an optional port.";
+  const ORIGIN_REASON = "Each of allowed_origins must be an origin such as https://shop.example.com (https, lower case, no path), or, on a sandbox key, http://localhost with an optional port.";
   it.each([
     ["a secret key with origins", { type: "secret", allowed_origins: ["https://shop.example.com"] }, [{ field: "allowed_origins", reason: "not_allowed", message: "allowed_origins applies to publishable keys only: a secret key is never used from a page." }]],
     ["a secret key with an empty list", { type: "secret", allowed_origins: [] }, [expect.objectContaining({ field: "allowed_origins", reason: "not_allowed" })]],
@@ -388,7 +388,7 @@ describe("allowed origins of publishable keys", () => {
     ["an origin with credentials", { type: "publishable", allowed_origins: ["https://user@shop.example.com"] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
     ["a second bad origin", { type: "publishable", allowed_origins: ["https://shop.example.com", "ftp://files.example.com"] }, [expect.objectContaining({ field: "allowed_origins.1" })]],
     ["an origin listed twice", { type: "publishable", allowed_origins: ["https://shop.example.com", "https://shop.example.com"] }, [{ field: "allowed_origins", reason: "duplicate", message: "allowed_origins must not list an origin twice." }]],
-    ["eleven origins", { type: "publishable", allowed_origins: Array.from({ length: 11 }, (_, index) => `https://shop${index}.example.com`) }, [{ field: "allowed_origins", reason: "too_large", message: "allowed_origins must list at most 10 origins." }]],
+    ["twenty-one origins", { type: "publishable", allowed_origins: Array.from({ length: 21 }, (_, index) => `https://shop${index}.example.com`) }, [{ field: "allowed_origins", reason: "too_large", message: "allowed_origins must list at most 20 origins." }]],
     ["a string instead of a list", { type: "publishable", allowed_origins: "https://shop.example.com" }, [{ field: "allowed_origins", reason: "invalid_type", message: "allowed_origins must be an array, not a string." }]],
     ["a number in the list", { type: "publishable", allowed_origins: [443] }, [expect.objectContaining({ field: "allowed_origins.0" })]],
   ])("refuses %s with 422 validation_failed and creates nothing", async (_name, body, detail) => {

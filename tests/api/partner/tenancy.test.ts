@@ -38,6 +38,7 @@ const READS: Record<string, Read> = {
   "GET /events/{id}": { kind: "event", status: 200 },
   "GET /identity/checks/{id}": { kind: "identity_check", status: 200 },
   "GET /keys/{id}": { kind: "key", status: 200 },
+  "POST /keys/{id}": { kind: "key", body: { allowed_origins: ["https://shop.example"] }, status: 200 },
   "GET /payments/{id}": { kind: "payment", status: 200 },
   "GET /payouts/{id}": { kind: "payout", status: 200 },
   "GET /sub-accounts/{id}": { kind: "sub_account", status: 200 },
@@ -87,7 +88,8 @@ beforeAll(async () => {
   const decision = await db().decision.findFirstOrThrow({ where: { applicationId: account.applicationId } });
   const payment = await db().payment.findFirstOrThrow({ where: { accountId: (await fundedAccount(tenant)).id } });
   const event = await db().event.findFirstOrThrow({ where: { projectId: project.project_id, environment: "sandbox" } });
-  const key = await db().apiKey.findFirstOrThrow({ where: { projectId: project.project_id, environment: "sandbox" } });
+  // Publishable: the one kind of key whose allowed origins POST /keys/{id} changes.
+  const key = await db().apiKey.findFirstOrThrow({ where: { projectId: project.project_id, environment: "sandbox", type: "publishable" } });
   const endpoint = await createWebhookEndpoint({ tenant, input: { url: "https://93.184.215.14/hooks", enabled_events: ["*"] } });
   const subAccount = await createSubAccount({ tenant, now: clock.now(), input: { name: "Northside Brokers" } });
   const payout = await db().payout.create({

@@ -4,6 +4,9 @@
 // test can speak from addresses of its own.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { hashSecret } from "@/lib/keys/secrets";
+import { setAllowedOrigins } from "@/lib/keys/service";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError } from "../../helpers/http";
@@ -12,14 +15,17 @@ import { createTestProject } from "../../helpers/partner";
 let server: AppServer;
 let project: ProjectCredentials;
 
+const SHOP = "https://shop.example";
+
 beforeAll(async () => {
   process.env.TRUSTED_PROXY_HEADER = "X-Forwarded-For";
   server = await startAppServer();
   project = await createTestProject();
+  // The live key's page, which a live key must list to start anything (docs/apply-js.md).
+  const key = await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(project.live.publishable_key) } });
+  await setAllowedOrigins({ tenant: { projectId: project.project_id, environment: "live" }, id: key.id, allowedOrigins: [SHOP] });
 });
 afterAll(() => server?.close());
-
-const SHOP = "https://shop.example";
 const valid = (key: string) => ({ publishable_key: key, business: { company_number: "12990042" }, amount_pence: 2_500_000, term_months: 12 });
 
 function start(body: unknown, address: string): Promise<Response> {

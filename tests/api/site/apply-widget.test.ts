@@ -18,7 +18,7 @@ import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { hashSecret } from "@/lib/keys/secrets";
-import { createKey, revokeKey, rollKey } from "@/lib/keys/service";
+import { createKey, revokeKey, rollKey, setAllowedOrigins } from "@/lib/keys/service";
 import { setProjectStatus } from "@/lib/projects/manage-project";
 import type { ProjectCredentials } from "@/lib/projects/create-project";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -32,7 +32,11 @@ let project: ProjectCredentials;
 beforeAll(async () => {
   server = await startAppServer();
   project = await createTestProject();
+  // A live key starts applications only from pages it lists (docs/apply-js.md, "Which pages may use a key").
+  await setAllowedOrigins({ tenant: { projectId: project.project_id, environment: "live" }, id: await keyIdOf(project.live.publishable_key), allowedOrigins: [SHOP] });
 });
+
+const keyIdOf = async (secret: string) => (await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(secret) } })).id;
 afterAll(() => server?.close());
 
 // Each test an hour of its own: the per-address bucket (ten starts, then one every ten seconds) is full at the
@@ -129,7 +133,7 @@ describe("POST /apply/v1/applications", () => {
     expect(created!.object).toMatchObject({ id: handoff.id, object: "application", reference: "basket-42", status: "created" });
   });
 
-  it("starts a live application for a live key from an https page", async () => {
+  it("starts a live application for a live key from an https page it lists", async () => {
     const handoff = await expectJson(await start(valid(project.live.publishable_key)), 201);
     expect(handoff.livemode).toBe(true);
     expect(await db().application.findUniqueOrThrow({ where: { id: handoff.id } })).toMatchObject({ environment: "live", embeddingOrigin: SHOP });
@@ -175,10 +179,55 @@ describe("POST /apply/v1/applications", () => {
     for (const origin of ["https://elsewhere.example", "https://sub.shop.example", "http://shop.example", null]) {
       const body = await expectApiError(await start(valid(secret), origin), 403, "origin_not_allowed");
       expect(body.error.message).toBe(
-        "This publishable key may be used only on pages of https://shop.example, http://localhost:5173. Add this page's origin to the key's allowed origins in the dashboard's API keys, or use another key.",
+        "This publishable key may be used only on pages of https://shop.example, http://localhost:5173. Add this page's origin to the key's allowed origins " +
+          "with POST /partner/v1/keys/{id} (allowed_origins) or on the dashboard's API keys page, or use another key.",
       );
     }
     expect(await db().application.count({ where: { projectId: own.project_id } })).toBe(2);
+  });
+
+  it("starts nothing with a live key that lists no origins, from any page or none, saying to register them first", async () => {
+    const own = await createTestProject();
+    for (const origin of [SHOP, "http://localhost:5173", null]) {
+      const body = await expectApiError(await start(valid(own.live.publishable_key), origin), 403, "origin_not_allowed");
+      expect(body.error.message).toBe(
+        "This live publishable key has no allowed origins yet, so it starts applications from no page. Register your pages' origins first, " +
+          "with POST /partner/v1/keys/{id} (allowed_origins) or on the dashboard's API keys page.",
+      );
+    }
+    expect(await db().application.count({ where: { projectId: own.project_id } })).toBe(0);
+    // The sandbox key of the same project, listing none too, starts from any page and from none.
+    for (const origin of [SHOP, "https://elsewhere.example", null]) expect((await start(valid(own.sandbox.publishable_key), origin)).status).toBe(201);
+  });
+
+  it("takes a redirect_uri on one of the key's allowed origins only", async () => {
+    const own = await createTestProject();
+    const live = { projectId: own.project_id, environment: "live" as const };
+    await setAllowedOrigins({ tenant: live, id: await keyIdOf(own.live.publishable_key), allowedOrigins: [SHOP, "https://pay.shop.example:8443"] });
+    for (const redirectUri of ["https://shop.example/back?basket=42", "https://SHOP.example:443/back", "https://pay.shop.example:8443/done"]) {
+      const handoff = await expectJson(await start({ ...valid(own.live.publishable_key), redirect_uri: redirectUri }), 201);
+      expect((await db().application.findUniqueOrThrow({ where: { id: handoff.id } })).redirectUri).toBe(redirectUri);
+    }
+    for (const redirectUri of ["https://elsewhere.example/back", "https://pay.shop.example/done", "https://shop.example.evil.example/back", "http://shop.example/back"]) {
+      const body = await expectApiError(await start({ ...valid(own.live.publishable_key), redirect_uri: redirectUri }), 422, "validation_failed");
+      const message =
+        "redirect_uri must be on one of the key's allowed origins (https://shop.example, https://pay.shop.example:8443). " +
+        "Add its origin to the key with POST /partner/v1/keys/{id} (allowed_origins) or on the dashboard's API keys page.";
+      expect(body.error.detail).toEqual([{ field: "redirect_uri", reason: "not_allowed", message }]);
+    }
+    expect(await db().application.count({ where: { projectId: own.project_id, environment: "live" } })).toBe(3);
+  });
+
+  it("takes any redirect_uri the partner API takes with a sandbox key listing no origins, and one on its origins with a key listing some", async () => {
+    const own = await createTestProject();
+    for (const redirectUri of ["https://elsewhere.example/back", "http://localhost:5173/back"]) {
+      expect((await start({ ...valid(own.sandbox.publishable_key), redirect_uri: redirectUri })).status).toBe(201);
+    }
+    // A sandbox key that lists origins holds its redirect_uri to them, as a live key does.
+    const { secret } = await createKey({ tenant: { projectId: own.project_id, environment: "sandbox" }, input: { type: "publishable", allowed_origins: ["http://localhost:5173"] } });
+    expect((await start({ ...valid(secret), redirect_uri: "http://localhost:5173/back" }, "http://localhost:5173")).status).toBe(201);
+    const refused = await expectApiError(await start({ ...valid(secret), redirect_uri: "http://localhost:5174/back" }, "http://localhost:5173"), 422, "validation_failed");
+    expect(refused.error.detail).toEqual([expect.objectContaining({ field: "redirect_uri", reason: "not_allowed" })]);
   });
 
   describe("refuses every bad input with the envelope, starting nothing", () => {

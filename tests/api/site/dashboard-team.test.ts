@@ -44,10 +44,10 @@ const post = (path: string, fields: Record<string, string>, { as = "owner", ...o
 const base = (environment = "sandbox") => `/dashboard/${projectId}/${environment}`;
 
 /** The 303 back to `location` with the form's refusals, as the owner's next view opens them. */
-async function refusedAt(response: Response, location: string) {
+async function refusedAt(response: Response, location: string, environment: "sandbox" | "live" = "sandbox") {
   expect(response.status).toBe(303);
   expect(response.headers.get("location")).toBe(location);
-  return openRefusedForm(oneViewCookieOf(response, FORM_ERRORS_COOKIE), { userId: people.owner.userId, projectId, environment: "sandbox" });
+  return openRefusedForm(oneViewCookieOf(response, FORM_ERRORS_COOKIE), { userId: people.owner.userId, projectId, environment });
 }
 
 async function expectSeeOther(response: Response, location: string) {
@@ -253,7 +253,7 @@ describe("Allowed origins", () => {
       "http://shop.example.com": `Line 1 ${notAnOrigin}`,
       "https://shop.example.com\n\nhttps://shop.example.com/path": `Line 3 ${notAnOrigin}`,
       "https://Shop.example.com": `Line 1 ${notAnOrigin}`,
-      [Array.from({ length: 11 }, (_, index) => `https://s${index}.example.com`).join("\n")]: "Enter at most 10 origins, one a line",
+      [Array.from({ length: 21 }, (_, index) => `https://s${index}.example.com`).join("\n")]: "Enter at most 20 origins, one a line",
       "https://shop.example.com\nhttps://shop.example.com": "Enter each origin once",
     };
     for (const [origins, message] of Object.entries(refusals)) {
@@ -269,5 +269,18 @@ describe("Allowed origins", () => {
     expect((await post(`${base()}/keys/${secret.id}/origins`, { allowed_origins: "https://shop.example.com" })).status).toBe(422);
     await expectErrorPage(await post(`${base("live")}/keys/${key.id}/origins`, { allowed_origins: "https://shop.example.com" }), 401, "Sorry, that did not work");
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: secret.id } })).allowedOrigins).toEqual([]);
+  });
+
+  it("brings http://localhost on a live key back to its form, and saves the live key's https origins", async () => {
+    const key = await db().apiKey.findFirstOrThrow({ where: { projectId, environment: "live", type: "publishable" } });
+    const origins = "https://shop.example.com\nhttp://localhost:3000";
+    expect(await refusedAt(await post(`${base("live")}/keys/${key.id}/origins`, { allowed_origins: origins }), `${base("live")}/keys`, "live")).toEqual({
+      form: `origins-${key.id}`,
+      values: { allowed_origins: origins },
+      errors: [{ field: "allowed_origins", message: "Remove http://localhost:3000: a live key's origins must be https (http://localhost is for sandbox keys)" }],
+    });
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).allowedOrigins).toEqual([]);
+    await expectSeeOther(await post(`${base("live")}/keys/${key.id}/origins`, { allowed_origins: "https://shop.example.com" }), `${base("live")}/keys?origins=${key.id}`);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).allowedOrigins).toEqual(["https://shop.example.com"]);
   });
 });

@@ -186,6 +186,15 @@ describe("the platform's own project", () => {
     expect(elsewhere.status).toBe(403);
     expect((await elsewhere.json()).error).toMatchObject({ code: "origin_not_allowed", message: "This publishable key is the platform's own: it starts applications only from the platform's site." });
     expect((await start(new URL(config().BASE_URL).origin)).status).toBe(201);
+    // As a live key must, it lists its pages: the site's origin alone.
+    expect((await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(publishableKey) } })).allowedOrigins).toEqual([new URL(config().BASE_URL).origin]);
+  });
+
+  it("gives a key made before keys listed their pages the site's origin when the server starts", async () => {
+    const { publishableKey } = await ensureSiteProject(db());
+    await db().apiKey.update({ where: { secretHash: hashSecret(publishableKey) }, data: { allowedOrigins: [] } });
+    expect(await ensureSiteProject(db())).toMatchObject({ publishableKey, created: false });
+    expect((await db().apiKey.findUniqueOrThrow({ where: { secretHash: hashSecret(publishableKey) } })).allowedOrigins).toEqual([new URL(config().BASE_URL).origin]);
   });
 });
 

@@ -11,6 +11,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     description:
       "What `LendingApply.open` calls: a new application for the publishable key's project and environment, made as `POST /partner/v1/applications` makes one " +
       "(`application.created` fires). The calling page's origin may frame the application's journey, which announces its end to that origin alone. " +
+      "A key that lists allowed origins starts applications from pages of those origins alone, with a `redirect_uri` on one of them; a live key that lists none starts nothing. " +
       "The reply carries only the application's id and `handoff_url`.",
     auth: { kind: "publishable_key", addressLimit: WIDGET_START_ADDRESS_LIMIT },
     rateLimit: SUB_LIMITS.widgetStartsPerKey,
@@ -18,7 +19,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = defineRoute("sit
     responses: { 201: applicationHandoffSchema },
     errors: ["origin_not_allowed", "service_unavailable"],
     handler: async ({ publishableKey, now, body, request }) => created(
-        await startWidgetApplication({ tenant: publishableKey.tenant, allowedOrigins: publishableKey.allowedOrigins, now, input: body, origin: request.headers.get("origin") }),
+        await startWidgetApplication({ key: publishableKey, now, input: body, origin: request.headers.get("origin") }),
         { "Cache-Control": "no-store" },
       ),
   }),

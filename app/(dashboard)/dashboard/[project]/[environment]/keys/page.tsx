@@ -8,6 +8,7 @@ import { z } from "zod";
 import { dashboardMemberOrThrow } from "@/lib/dashboard/access";
 import { listKeysForDashboard } from "@/lib/dashboard/keys";
 import { dashboardKeyParamsSchema, dashboardParamsSchema } from "@/lib/dashboard/schemas";
+import { MAX_ALLOWED_ORIGINS } from "@/lib/keys/schemas";
 import { readPageValues } from "@/lib/wire/page-values";
 import { openShownOnce, SHOWN_ONCE_COOKIE } from "@/lib/dashboard/shown-once";
 import { dashboardView } from "@/lib/dashboard/view";
@@ -187,10 +188,17 @@ export default async function KeysPage({ params, searchParams }: Props) {
       {publishableKeys.length > 0 ? (
         <section aria-labelledby="origins-heading">
           <h2 id="origins-heading">Which pages may use your publishable keys</h2>
-          <p>
-            A publishable key with allowed origins starts applications only from pages of those origins; with none, from any page. Write one origin a line, such as
-            https://shop.example.com (https, no path), or http://localhost:3000 while you build.
-          </p>
+          {address.environment === "live" ? (
+            <p>
+              A live publishable key starts applications only from pages of its allowed origins: until you add one, it starts none. Write one origin a line, such
+              as https://shop.example.com (https, no path).
+            </p>
+          ) : (
+            <p>
+              A publishable key with allowed origins starts applications only from pages of those origins; a sandbox key with none, from any page. Write one
+              origin a line, such as https://shop.example.com (https, no path), or http://localhost:3000 while you build.
+            </p>
+          )}
           {publishableKeys.map((key) => {
             const originsRefused = refusalsOf(refused, `origins-${key.id}`);
             const originsError = originsRefused?.errors.allowed_origins;
@@ -202,7 +210,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                     Allowed origins of {key.prefix}…{key.last4}
                   </label>
                   <p className="dashboard-muted" id={`origins-hint-${key.id}`}>
-                    At most 10; leave empty for any origin.
+                    At most {MAX_ALLOWED_ORIGINS}; {address.environment === "live" ? "with none, no page may use the key." : "leave empty for any origin."}
                   </p>
                   <FieldError id={`origins-${key.id}-error`} message={originsError} />
                   <textarea
@@ -222,7 +230,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
                 <code>
                   {key.prefix}…{key.last4}
                 </code>
-                : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : "any origin"}
+                : {key.allowed_origins?.length ? key.allowed_origins.join(", ") : address.environment === "live" ? "no origin yet" : "any origin"}
               </p>
             );
           })}
