@@ -144,15 +144,31 @@ const companyForm = z.object({
 
 const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}.`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} is at most 100 characters.`);
 
-function personForm(prefix: string, now: Date) {
+/**
+ * A person's fields. A date of birth already given is never sent back to the browser (a leaked link must not show
+ * it): its field comes back empty, and left empty it keeps the date given before (`storedDateOfBirth`).
+ */
+function personForm(prefix: string, now: Date, storedDateOfBirth?: string) {
   return z.object({
     [`${prefix}first_name`]: nameField("a first name"),
     [`${prefix}last_name`]: nameField("a last name"),
-    [`${prefix}date_of_birth`]: requestString().superRefine((value, context) => {
-      const problem = dateOfBirthProblem(value, now);
-      if (problem) context.addIssue({ code: "custom", message: problem.reason === "invalid_format" ? "Enter a date of birth, such as 1980-04-23." : problem.message.replace(/^date_of_birth/, "The date of birth") });
-    }),
+    [`${prefix}date_of_birth`]: requestString()
+      .transform((value) => (value.trim() === "" && storedDateOfBirth ? storedDateOfBirth : value.trim()))
+      .superRefine((value, context) => {
+        const problem = dateOfBirthProblem(value, now);
+        if (problem) context.addIssue({ code: "custom", message: problem.reason === "invalid_format" ? "Enter a date of birth, such as 1980-04-23." : problem.message.replace(/^date_of_birth/, "The date of birth") });
+      }),
   });
+}
+
+/** A date of birth as the journey shows one it already has: the year only (`** ** 1980`). */
+export function maskedDateOfBirth(date: string): string {
+  return `** ** ${date.slice(0, 4)}`;
+}
+
+/** The fields of a refused form that hold a date of birth it accepted: not kept, so no page shows them again. */
+function withoutAcceptedDatesOfBirth(values: Record<string, string>, errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([field]) => !/date_of_birth/.test(field) || field in errors));
 }
 
 const emailField = requestString().trim().pipe(z.email("Enter an email address, such as name@example.co.uk."));
@@ -202,7 +218,7 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
     if (error instanceof ApiError && error.code === "conflict") return whereItStands(token);
     if (!(error instanceof StepRefused)) throw error;
     const { form_token: _formToken, ...values } = form;
-    await saveRefusal(journey, { step, values, errors: error.errors });
+    await saveRefusal(journey, { step, values: withoutAcceptedDatesOfBirth(values, error.errors), errors: error.errors });
     return stepAddress(token, step);
   }
 }
@@ -267,13 +283,14 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       Object.assign(errors, errorsOf(result.error));
       return null;
     };
-    const applicant = read(personForm("", now).extend({ email: emailField, role: roleField })) as Record<string, string> | null;
+    const stored = journey.people;
+    const applicant = read(personForm("", now, stored[0]?.date_of_birth).extend({ email: emailField, role: roleField })) as Record<string, string> | null;
     const directors: JourneyPerson[] = [];
     for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
       const prefix = `director_${row}_`;
       const typed = ["first_name", "last_name", "date_of_birth"].some((field) => (form[`${prefix}${field}`] ?? "").trim() !== "");
       if (!typed) continue;
-      const director = read(personForm(prefix, now)) as Record<string, string> | null;
+      const director = read(personForm(prefix, now, stored[row]?.date_of_birth)) as Record<string, string> | null;
       if (director) directors.push({ first_name: director[`${prefix}first_name`]!, last_name: director[`${prefix}last_name`]!, date_of_birth: director[`${prefix}date_of_birth`]!, role: "director" });
     }
     if (!applicant || Object.keys(errors).length > 0) throw new StepRefused(errors);

@@ -238,6 +238,51 @@ describe("refusals", () => {
   });
 });
 
+describe("a date of birth already given", () => {
+  const DIRECTOR = { director_1_first_name: "Grace", director_1_last_name: "Hopper", director_1_date_of_birth: "1966-12-09" };
+  const APPLICANT = { ...ABOUT_YOU, date_of_birth: "1979-07-14" };
+  /** Every way a page could write 14 July 1979 or 9 December 1966. */
+  const WRITTEN = ["1979-07-14", "14 July 1979", "14/07/1979", "14 Jul 1979", "1966-12-09", "9 December 1966", "09/12/1966", "9 Dec 1966"];
+
+  async function renderHtml(token: string, step: string): Promise<string> {
+    return renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
+  }
+
+  it("is never written back to a page: each form step shows only its year, masked, and leaves the field empty", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    expect(await answer(started, "about-you", { ...APPLICANT, ...DIRECTOR })).toBe("bank");
+    for (const step of ["company", "about-you", "bank", "consents"]) {
+      const html = await renderHtml(started.token, step);
+      for (const written of WRITTEN) expect(html, `${step}: ${written}`).not.toContain(written);
+    }
+    const aboutYou = await renderStep(started.token, "about-you");
+    expect(aboutYou).toContain("We have it as ** ** 1979. Leave this empty to keep it");
+    expect(aboutYou).toContain("We have it as ** ** 1966.");
+    expect(await renderHtml(started.token, "about-you")).toMatch(/<input id="date_of_birth"[^>]* name="date_of_birth" value=""\/>/);
+  });
+
+  it("is kept when its field is left empty, and changed when it is entered again", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await answer(started, "about-you", { ...APPLICANT, ...DIRECTOR });
+    expect(await answer(started, "about-you", { ...APPLICANT, date_of_birth: "", ...DIRECTOR, director_1_date_of_birth: "1970-01-02" })).toBe("bank");
+    const { people } = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((people as { date_of_birth: string }[]).map((person) => person.date_of_birth)).toEqual(["1979-07-14", "1970-01-02"]);
+  });
+
+  it("is not kept in a refused form when it was accepted, so the refused page does not show it either", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    expect(await answer(started, "about-you", { ...APPLICANT, email: "not-an-email", ...DIRECTOR, director_1_date_of_birth: "1966-13-09" })).toBe("about-you");
+    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { values: Record<string, string> };
+    expect(refusal.values).not.toHaveProperty("date_of_birth");
+    expect(refusal.values.director_1_date_of_birth).toBe("1966-13-09");
+    const html = await renderHtml(started.token, "about-you");
+    for (const written of WRITTEN) expect(html).not.toContain(written);
+  });
+});
+
 describe("the guards", () => {
   it("answers a form without the journey's form token 403, and an unknown link 404, each as a page the applicant reads", async () => {
     const started = await newApplication();

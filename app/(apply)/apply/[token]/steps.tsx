@@ -6,7 +6,7 @@ import { APPLICATION_PURPOSES } from "@/lib/applications/schemas";
 import { REASON_MESSAGES } from "@/lib/decisions/serialize";
 import type { OfferTerms } from "@/lib/decisions/offer-terms";
 import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
-import { completionRedirect, FURTHER_DIRECTOR_ROWS, type Journey } from "@/lib/journey/journey";
+import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
 import { formatShortDate } from "../../format";
@@ -62,6 +62,12 @@ export function CompanyStep({ journey }: { journey: Journey }) {
   );
 }
 
+/** A date of birth given before is never shown again, only its year: left empty, the field keeps it. */
+function dateOfBirthHint(given: string | undefined): string {
+  if (!given) return "For example, 23 April 1980.";
+  return `We have it as ${maskedDateOfBirth(given)}. Leave this empty to keep it, or enter the date again to change it.`;
+}
+
 function PersonFields({ prefix, legend, errors, values, person, optional }: { prefix: string; legend: string; errors: Record<string, string>; values: Record<string, string>; person?: Record<string, string | undefined>; optional?: boolean }) {
   const value = (field: string) => values[`${prefix}${field}`] ?? person?.[field] ?? "";
   return (
@@ -69,7 +75,16 @@ function PersonFields({ prefix, legend, errors, values, person, optional }: { pr
       <legend>{legend}</legend>
       <Field name={`${prefix}first_name`} label="First name" autoComplete={optional ? "off" : "given-name"} required={!optional} error={errors[`${prefix}first_name`]} defaultValue={value("first_name")} />
       <Field name={`${prefix}last_name`} label="Last name" autoComplete={optional ? "off" : "family-name"} required={!optional} error={errors[`${prefix}last_name`]} defaultValue={value("last_name")} />
-      <Field name={`${prefix}date_of_birth`} label="Date of birth" type="date" autoComplete={optional ? "off" : "bday"} required={!optional} hint="For example, 23 April 1980." error={errors[`${prefix}date_of_birth`]} defaultValue={value("date_of_birth")} />
+      <Field
+        name={`${prefix}date_of_birth`}
+        label="Date of birth"
+        type="date"
+        autoComplete={optional ? "off" : "bday"}
+        required={!optional && !person?.date_of_birth}
+        hint={dateOfBirthHint(person?.date_of_birth)}
+        error={errors[`${prefix}date_of_birth`]}
+        defaultValue={values[`${prefix}date_of_birth`] ?? ""}
+      />
     </fieldset>
   );
 }
@@ -92,7 +107,16 @@ export function AboutYouStep({ journey }: { journey: Journey }) {
           <legend>You</legend>
           <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
           <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
-          <Field name="date_of_birth" label="Date of birth" type="date" autoComplete="bday" hint="For example, 23 April 1980." error={errors.date_of_birth} defaultValue={values.date_of_birth ?? (applicant?.date_of_birth ?? "")} />
+          <Field
+            name="date_of_birth"
+            label="Date of birth"
+            type="date"
+            autoComplete="bday"
+            required={!applicant?.date_of_birth}
+            hint={dateOfBirthHint(applicant?.date_of_birth)}
+            error={errors.date_of_birth}
+            defaultValue={values.date_of_birth ?? ""}
+          />
           <Field name="email" label="Email" type="email" autoComplete="email" error={errors.email} defaultValue={values.email ?? prefill.email ?? ""} />
           <SelectField
             name="role"
