@@ -19,16 +19,18 @@ import { ApiError, notFound } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
 import { requestString } from "../wire/request-string";
 import { randomToken } from "../ids";
-import { dateOfBirthProblem, IDENTITY_ROLES, type IdentityPerson } from "../identity/schemas";
+import { IDENTITY_ROLES, MINIMUM_AGE_YEARS, type IdentityPerson } from "../identity/schemas";
 import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { formatWholePounds } from "../money";
 import { tenantNow } from "../tenant-clock";
 import { isHandoffTokenForm } from "./framing";
+import { APPLICANT_MINIMUM_AGE_YEARS, DATE_PARTS, datePartField, readDateOfBirth, type DateSubject } from "./date-of-birth";
 import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
 
 const FORM_TOKEN_LENGTH = 32;
 const STATE_MAX_LENGTH = 500;
+const REFUSAL_ID_LENGTH = 16;
 /** Further directors the "About you" form has rows for (an empty row is skipped). */
 export const FURTHER_DIRECTOR_ROWS = 2;
 
@@ -40,8 +42,13 @@ export interface JourneyPerson {
   email?: string;
 }
 
-/** A step's refused form: what was typed, and a message per field (`form` for the form as a whole). */
+/**
+ * A step's refused form: what was typed, and a message per field (`form` for the form as a whole). Its `id` is in
+ * the address the post redirects to, and the page shows the refusal only at that address: errors belong to the
+ * post that caused them, not to whoever opens the link later.
+ */
 export interface Refusal {
+  id: string;
   step: FormStep | "offer";
   values: Record<string, string>;
   errors: Record<string, string>;
@@ -142,23 +149,33 @@ const companyForm = z.object({
   annual_turnover: poundsField("The annual turnover", 1, 10_000_000_000),
 });
 
-const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}.`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} is at most 100 characters.`);
+const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} must be 100 characters or fewer`);
+
+/** Who a person's fields are about, as the page's messages name them: the applicant, or further director `row`. */
+export function personSubject(row: number | null): DateSubject & { possessive: string } {
+  if (row === null) {
+    return { possessive: "your", name: "Date of birth", asked: "your date of birth", tooYoung: `You must be ${APPLICANT_MINIMUM_AGE_YEARS} or over to apply`, minimumAgeYears: APPLICANT_MINIMUM_AGE_YEARS };
+  }
+  const who = `other director ${row}`;
+  return { possessive: `${who}'s`, name: `Other director ${row}'s date of birth`, asked: `${who}'s date of birth`, tooYoung: `Other director ${row} must be ${MINIMUM_AGE_YEARS} or over to be a director`, minimumAgeYears: MINIMUM_AGE_YEARS };
+}
 
 /**
- * A person's fields. A date of birth already given is never sent back to the browser (a leaked link must not show
- * it): its field comes back empty, and left empty it keeps the date given before (`storedDateOfBirth`).
+ * A person's fields: names as typed, and the date of birth from its three fields. A date of birth already given is
+ * never sent back to the browser (a leaked link must not show it): its fields come back empty, and left empty they
+ * keep the date given before (`kept`).
  */
-function personForm(prefix: string, now: Date, storedDateOfBirth?: string) {
-  return z.object({
-    [`${prefix}first_name`]: nameField("a first name"),
-    [`${prefix}last_name`]: nameField("a last name"),
-    [`${prefix}date_of_birth`]: requestString()
-      .transform((value) => (value.trim() === "" && storedDateOfBirth ? storedDateOfBirth : value.trim()))
-      .superRefine((value, context) => {
-        const problem = dateOfBirthProblem(value, now);
-        if (problem) context.addIssue({ code: "custom", message: problem.reason === "invalid_format" ? "Enter a date of birth, such as 1980-04-23." : problem.message.replace(/^date_of_birth/, "The date of birth") });
-      }),
+function readPerson(form: Record<string, string>, prefix: string, row: number | null, now: Date, kept: string | undefined, errors: Record<string, string>): { first_name: string; last_name: string; date_of_birth: string } | null {
+  const subject = personSubject(row);
+  const names = z.object({ [`${prefix}first_name`]: nameField(`${subject.possessive} first name`), [`${prefix}last_name`]: nameField(`${subject.possessive} last name`) }).safeParse({
+    [`${prefix}first_name`]: form[`${prefix}first_name`] ?? "",
+    [`${prefix}last_name`]: form[`${prefix}last_name`] ?? "",
   });
+  if (!names.success) Object.assign(errors, errorsOf(names.error));
+  const reading = readDateOfBirth(form, `${prefix}date_of_birth`, subject, now, kept);
+  if ("message" in reading) errors[reading.field] = reading.message;
+  if (!names.success || "message" in reading) return null;
+  return { first_name: names.data[`${prefix}first_name`]!, last_name: names.data[`${prefix}last_name`]!, date_of_birth: reading.date };
 }
 
 /** A date of birth as the journey shows one it already has: the year only (`** ** 1980`). */
@@ -168,11 +185,12 @@ export function maskedDateOfBirth(date: string): string {
 
 /** The fields of a refused form that hold a date of birth it accepted: not kept, so no page shows them again. */
 function withoutAcceptedDatesOfBirth(values: Record<string, string>, errors: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([field]) => !/date_of_birth/.test(field) || field in errors));
+  const refusedDates = new Set(Object.keys(errors).filter((field) => /date_of_birth-/.test(field)).map((field) => field.replace(/-\w+$/, "")));
+  return Object.fromEntries(Object.entries(values).filter(([field]) => !/date_of_birth/.test(field) || refusedDates.has(field.replace(/-\w+$/, ""))));
 }
 
-const emailField = requestString().trim().pipe(z.email("Enter an email address, such as name@example.co.uk."));
-const roleField = z.enum(IDENTITY_ROLES, { error: "Choose your role." });
+const emailField = requestString().trim().pipe(z.email("Enter an email address in the correct format, like name@example.co.uk"));
+const roleField = z.enum(IDENTITY_ROLES, { error: "Select your role in the company" });
 const nameForSignature = requestString().trim().min(2, "Type your full name to sign.").max(140, "A name is at most 140 characters.");
 
 /** The messages of a failed parse, by field (`form` when no field is named). */
@@ -218,8 +236,9 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
     if (error instanceof ApiError && error.code === "conflict") return whereItStands(token);
     if (!(error instanceof StepRefused)) throw error;
     const { form_token: _formToken, ...values } = form;
-    await saveRefusal(journey, { step, values: withoutAcceptedDatesOfBirth(values, error.errors), errors: error.errors });
-    return stepAddress(token, step);
+    const id = randomToken(REFUSAL_ID_LENGTH);
+    await saveRefusal(journey, { id, step, values: withoutAcceptedDatesOfBirth(values, error.errors), errors: error.errors });
+    return `${stepAddress(token, step)}?refused=${id}`;
   }
 }
 
@@ -277,25 +296,21 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
     const { now } = journey;
     // Every row is read before refusing, so the page shows every message at once.
     const errors: Record<string, string> = {};
-    const read = <T>(schema: z.ZodType<T>): T | null => {
-      const result = schema.safeParse(form);
-      if (result.success) return result.data;
-      Object.assign(errors, errorsOf(result.error));
-      return null;
-    };
     const stored = journey.people;
-    const applicant = read(personForm("", now, stored[0]?.date_of_birth).extend({ email: emailField, role: roleField })) as Record<string, string> | null;
+    const applicant = readPerson(form, "", null, now, stored[0]?.date_of_birth, errors);
+    const contact = z.object({ email: emailField, role: roleField }).safeParse({ email: form.email ?? "", role: form.role });
+    if (!contact.success) Object.assign(errors, errorsOf(contact.error));
     const directors: JourneyPerson[] = [];
     for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
       const prefix = `director_${row}_`;
-      const typed = ["first_name", "last_name", "date_of_birth"].some((field) => (form[`${prefix}${field}`] ?? "").trim() !== "");
-      if (!typed) continue;
-      const director = read(personForm(prefix, now, stored[row]?.date_of_birth)) as Record<string, string> | null;
-      if (director) directors.push({ first_name: director[`${prefix}first_name`]!, last_name: director[`${prefix}last_name`]!, date_of_birth: director[`${prefix}date_of_birth`]!, role: "director" });
+      const fields = [`${prefix}first_name`, `${prefix}last_name`, ...DATE_PARTS.map((part) => datePartField(`${prefix}date_of_birth`, part))];
+      if (!fields.some((field) => (form[field] ?? "").trim() !== "")) continue;
+      const director = readPerson(form, prefix, row, now, stored[row]?.date_of_birth, errors);
+      if (director) directors.push({ ...director, role: "director" });
     }
-    if (!applicant || Object.keys(errors).length > 0) throw new StepRefused(errors);
+    if (!applicant || !contact.success || Object.keys(errors).length > 0) throw new StepRefused(errors);
     const people: JourneyPerson[] = [
-      { first_name: applicant.first_name!, last_name: applicant.last_name!, date_of_birth: applicant.date_of_birth!, role: applicant.role as JourneyPerson["role"], email: applicant.email },
+      { ...applicant, role: contact.data.role, email: contact.data.email },
       ...directors,
     ];
     try {
@@ -330,7 +345,7 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
     const consents = given.map((type) => ({ type, text_version: currentConsentText(type).version }));
     if (consents.length > 0) await recordConsents({ tenant: journey.tenant, now: journey.now, applicationId: journey.application.id, consents, source: "hosted" });
     if (missing.length > 0) {
-      throw new StepRefused(Object.fromEntries(missing.map((type) => [`consent_${type}`, `Tick this box to agree: ${currentConsentText(type).label.replace(/^I agree/, "you agree")}.`])));
+      throw new StepRefused(Object.fromEntries(missing.map((type) => [`consent_${type}`, currentConsentText(type).label.replace(/^I agree/, "Tick the box to agree")])));
     }
     await submitCompletedApplication({ tenant: journey.tenant, now: journey.now, id: journey.application.id, declaredAnnualTurnoverPence: journey.application.declaredAnnualTurnoverPence === null ? undefined : Number(journey.application.declaredAnnualTurnoverPence) });
     return "waiting";

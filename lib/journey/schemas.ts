@@ -11,6 +11,9 @@ export const journeyStepParamsSchema = journeyTokenParamsSchema.extend({ step: z
 /** The address of a journey's page: its token, and the step (`/apply/{token}/{step}`). */
 export const journeyPageParamsSchema = journeyTokenParamsSchema.extend({ step: z.enum(JOURNEY_STEPS) });
 
+/** What a step's page reads from its query: the refused post whose errors it shows (lib/journey/journey.ts, `Refusal`). */
+export const journeyPageQuerySchema = z.strictObject({ refused: requestString().max(64) });
+
 /** What `/apply/{token}` reads from its query: the caller's `state`, carried to the redirect at the end. */
 export const journeyEntryQuerySchema = z.strictObject({ state: requestString() });
 

@@ -114,7 +114,11 @@ async function walkToOffer(journey: Page | FrameLocator) {
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
   await expect(journey.getByLabel("First name").first()).toHaveValue("Ada");
   await journey.getByLabel("Last name").first().fill("Lovelace");
-  await journey.getByLabel("Date of birth").first().fill("1980-04-23");
+  const dateOfBirth = journey.getByRole("group", { name: "Date of birth" }).first();
+  await dateOfBirth.getByLabel("Day").fill("23");
+  await dateOfBirth.getByLabel("Month").fill("4");
+  await dateOfBirth.getByLabel("Year").fill("1980");
+  await journey.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await journey.getByRole("button", { name: "Continue" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await journey.getByRole("button", { name: "Connect Sandbox Bank" }).click();

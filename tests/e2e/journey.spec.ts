@@ -64,7 +64,11 @@ async function fillAboutYou(page: Page, lastName = "Lovelace") {
   await expect(page.getByLabel("First name").first()).toHaveValue("Ada");
   await expect(page.getByLabel("Email")).toHaveValue("ada@example.co.uk");
   await page.getByLabel("Last name").first().fill(lastName);
-  await page.getByLabel("Date of birth").first().fill("1980-04-23");
+  const dateOfBirth = page.getByRole("group", { name: "Date of birth" }).first();
+  await dateOfBirth.getByLabel("Day").fill("23");
+  await dateOfBirth.getByLabel("Month").fill("4");
+  await dateOfBirth.getByLabel("Year").fill("1980");
+  await page.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
@@ -95,7 +99,10 @@ for (const viewport of VIEWPORTS) {
     // A refused answer comes back with its message beside the field, and what was typed.
     await page.getByLabel("How much would you like to borrow?").fill("999999");
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("alert", { name: "There is a problem" })).toContainText("The amount must be between £1,000 and £250,000.");
+    const summary = page.getByRole("alert", { name: "There is a problem" });
+    await expect(summary).toContainText("The amount must be between £1,000 and £250,000.");
+    await expect(summary).toBeFocused();
+    await expect(page).toHaveTitle(/^Error: Your company/);
     await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("999999");
     await checkPage(page, `${viewport.name}-1-company-refused`);
 

@@ -17,6 +17,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestPartner, untilDecided, type TestPartner } from "../../helpers/partner";
 import { readSourceFiles } from "../../helpers/source-files";
+import { dateOfBirthFields } from "../../helpers/journey-forms";
 
 /** In the catalogue (spec 6.2 names them), emitted by nothing yet. */
 const NOT_EMITTED = ["payment.paid", "consent.withdrawn"] as const;
@@ -108,12 +109,14 @@ async function fundThroughJourney(companyNumber: string) {
     return response.headers.get("location");
   };
   await answer("company", { amount: "12,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
+  const { date_of_birth: applicantDateOfBirth, ...applicant } = APPLICANT;
   expect(await answer("about-you", {
-    ...APPLICANT,
+    ...applicant,
+    ...dateOfBirthFields(applicantDateOfBirth),
     role: "director",
     director_1_first_name: DIRECTOR.first_name,
     director_1_last_name: DIRECTOR.last_name,
-    director_1_date_of_birth: DIRECTOR.date_of_birth,
+    ...dateOfBirthFields(DIRECTOR.date_of_birth, "director_1_"),
   })).toBe(`/apply/${handoffToken}/bank`);
   await answer("bank", { action: "connect" });
   expect(await answer("consents", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);

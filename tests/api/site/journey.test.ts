@@ -4,7 +4,7 @@
 // fires, the same as the white-label API's. The browser walk is tests/e2e/journey.spec.ts.
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
+import JourneyStepPage, { generateMetadata } from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock, restoreClock, tickingClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -16,6 +16,7 @@ import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { eventually } from "../../helpers/eventually";
 import { expectErrorPage, expectSiteError } from "../../helpers/http";
+import { dateOfBirthFields } from "../../helpers/journey-forms";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 import { tenantNow } from "@/lib/tenant-clock";
@@ -65,15 +66,23 @@ async function post(started: Started, step: string, fields: Record<string, strin
   });
 }
 
-/** Answers a step and returns the step the browser is sent to. */
+/** The query of the address the last refused answer sent the browser to: the refusal's id, which its page needs to show it. */
+let refusedQuery: Record<string, string> = {};
+
+/** Answers a step and returns the step the browser is sent to (a refused answer's address carries `?refused=`, kept in `refusedQuery`). */
 async function answer(started: Started, step: string, fields: Record<string, string>): Promise<string> {
   const response = await post(started, step, fields);
   expect(response.status).toBe(303);
-  return response.headers.get("location")!.replace(`/apply/${started.token}/`, "");
+  const location = new URL(response.headers.get("location")!, server.url);
+  if (location.search) {
+    expect(location.search).toMatch(/^\?refused=[0-9A-Za-z]{16}$/);
+    refusedQuery = Object.fromEntries(location.searchParams);
+  }
+  return location.pathname.replace(`/apply/${started.token}/`, "");
 }
 
 const COMPANY = { amount: "20,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" };
-const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1980-04-23", email: "ada@example.co.uk", role: "director" };
+const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1980-04-23"), email: "ada@example.co.uk", role: "director" };
 const CONSENTS = { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" };
 
 async function throughToSubmitted(started: Started, aboutYou = ABOUT_YOU) {
@@ -95,8 +104,8 @@ function decide(id: string) {
   });
 }
 
-async function renderStep(token: string, step: string): Promise<string> {
-  const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
+async function renderStep(token: string, step: string, query: Record<string, string> = {}): Promise<string> {
+  const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }), searchParams: Promise.resolve(query) }));
   return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
 }
 
@@ -176,9 +185,16 @@ describe("refusals", () => {
     expect(refusal.errors).toEqual({ amount: "The amount must be between £1,000 and £250,000.", purpose: "Choose what the money is for." });
     expect(refusal.values.amount).toBe("999999");
     expect(refusal.values).not.toHaveProperty("form_token");
-    const page = await renderStep(started.token, "company");
-    expect(page).toContain("There is a problem");
-    expect(page).toContain("The amount must be between £1,000 and £250,000.");
+    const page = await renderStep(started.token, "company", refusedQuery);
+    expect(page).toContain("There is a problem The amount must be between £1,000 and £250,000. Choose what the money is for.");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve(refusedQuery) })).title).toBe("Error: Your company");
+
+    // Whoever opens the link later, without the refused post's address, sees the step as it stands.
+    const reopened = await renderStep(started.token, "company");
+    expect(reopened).not.toContain("There is a problem");
+    expect(reopened).not.toContain("999999");
+    expect(await renderStep(started.token, "company", { refused: "x".repeat(16) })).not.toContain("There is a problem");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }) })).title).toBe("Your company");
 
     expect(await answer(started, "company", COMPANY)).toBe("about-you");
     expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal).toBeNull();
@@ -195,14 +211,38 @@ describe("refusals", () => {
     expect(refusal.errors[field]).toBe(message);
   });
 
-  it("refuses a date of birth that makes the applicant under 16, and a half-filled director row", async () => {
+  it("refuses an applicant under 18, and a half-filled director row, each field with its message", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    expect(await answer(started, "about-you", { ...ABOUT_YOU, date_of_birth: "2020-01-01", director_1_first_name: "Grace" })).toBe("about-you");
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, ...dateOfBirthFields("2016-01-01"), director_1_first_name: "Grace" })).toBe("about-you");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
-    expect(refusal.errors.date_of_birth).toBe("A person checked must be at least 16 years old.");
-    expect(refusal.errors).toHaveProperty("director_1_last_name");
+    expect(refusal.errors).toEqual({
+      "date_of_birth-day": "You must be 18 or over to apply",
+      director_1_last_name: "Enter other director 1's last name",
+      "director_1_date_of_birth-day": "Enter other director 1's date of birth",
+    });
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(0);
+  });
+
+  it("lists the errors in the order of the page's fields, each once, each linking to its field", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    const form = { ...ABOUT_YOU, first_name: "", "date_of_birth-month": "", email: "ada@", role: "", director_1_first_name: "Grace" };
+    expect(await answer(started, "about-you", form)).toBe("about-you");
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "about-you" }), searchParams: Promise.resolve(refusedQuery) }));
+    const summary = /<ul>(.*?)<\/ul>/.exec(html)![1]!;
+    expect([...summary.matchAll(/<a href="#([^"]+)">([^<]+)<\/a>/g)].map((link) => [link[1], link[2]!.replace(/&#x27;/g, "'")])).toEqual([
+      ["first_name", "Enter your first name"],
+      ["date_of_birth-month", "Date of birth must include a month"],
+      ["email", "Enter an email address in the correct format, like name@example.co.uk"],
+      ["role", "Select your role in the company"],
+      ["director_1_last_name", "Enter other director 1's last name"],
+      ["director_1_date_of_birth-day", "Enter other director 1's date of birth"],
+    ]);
+    // The month is the field marked; the day and year keep what was typed.
+    expect(html).toMatch(/<input id="date_of_birth-month"[^>]*aria-invalid="true"/);
+    expect(html).not.toMatch(/<input id="date_of_birth-day"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(/<input type="radio" id="role"[^>]*aria-invalid="true"/);
   });
 
   it("runs at most three identity checks of an application a day, then says when the next can run", async () => {
@@ -215,7 +255,7 @@ describe("refusals", () => {
       form: `We have already checked the details of the people behind this application 3 times in the last 24 hours, the most we can. You can try again from 00:${String(minute).padStart(2, "0")} on 2 January 2032.`,
     });
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(3);
-    expect(await renderStep(started.token, "about-you")).toContain("the most we can. You can try again from");
+    expect(await renderStep(started.token, "about-you", refusedQuery)).toContain("the most we can. You can try again from");
   });
 
   it("submits nothing until every consent is given, naming the missing ones", async () => {
@@ -226,7 +266,10 @@ describe("refusals", () => {
     expect(await answer(started, "consents", { consent_terms: "yes" })).toBe("consents");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
-    expect(Object.keys(refusal.errors).sort()).toEqual(["consent_credit_search", "consent_data_sharing"]);
+    expect(refusal.errors).toEqual({
+      consent_credit_search: "Tick the box to agree to a credit search of the company and its directors",
+      consent_data_sharing: "Tick the box to agree to the lender sharing this application's data with its partners",
+    });
   });
 
   it("refuses an offer accepted without a name", async () => {
@@ -239,13 +282,15 @@ describe("refusals", () => {
 });
 
 describe("a date of birth already given", () => {
-  const DIRECTOR = { director_1_first_name: "Grace", director_1_last_name: "Hopper", director_1_date_of_birth: "1966-12-09" };
-  const APPLICANT = { ...ABOUT_YOU, date_of_birth: "1979-07-14" };
+  const DIRECTOR = { director_1_first_name: "Grace", director_1_last_name: "Hopper", ...dateOfBirthFields("1966-12-09", "director_1_") };
+  const APPLICANT = { ...ABOUT_YOU, ...dateOfBirthFields("1979-07-14") };
   /** Every way a page could write 14 July 1979 or 9 December 1966. */
-  const WRITTEN = ["1979-07-14", "14 July 1979", "14/07/1979", "14 Jul 1979", "1966-12-09", "9 December 1966", "09/12/1966", "9 Dec 1966"];
+  const WRITTEN = ["1979-07-14", "14 July 1979", "14/07/1979", "14 Jul 1979", "14 7 1979", "1966-12-09", "9 December 1966", "09/12/1966", "9 Dec 1966", "9 12 1966"];
+  /** The values of the page's date fields (Day, Month, Year), by name. */
+  const dateFieldValues = (html: string) => Object.fromEntries([...html.matchAll(/<input [^>]*name="([^"]*date_of_birth[^"]*)" value="([^"]*)"/g)].map((match) => [match[1], match[2]]));
 
-  async function renderHtml(token: string, step: string): Promise<string> {
-    return renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
+  async function renderHtml(token: string, step: string, query: Record<string, string> = {}): Promise<string> {
+    return renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }), searchParams: Promise.resolve(query) }));
   }
 
   it("is never written back to a page: each form step shows only its year, masked, and leaves the field empty", async () => {
@@ -255,18 +300,20 @@ describe("a date of birth already given", () => {
     for (const step of ["company", "about-you", "bank", "consents"]) {
       const html = await renderHtml(started.token, step);
       for (const written of WRITTEN) expect(html, `${step}: ${written}`).not.toContain(written);
+      for (const value of Object.values(dateFieldValues(html))) expect(value, step).toBe("");
     }
     const aboutYou = await renderStep(started.token, "about-you");
-    expect(aboutYou).toContain("We have it as ** ** 1979. Leave this empty to keep it");
+    expect(aboutYou).toContain("We have it as ** ** 1979. Leave it empty to keep it");
     expect(aboutYou).toContain("We have it as ** ** 1966.");
-    expect(await renderHtml(started.token, "about-you")).toMatch(/<input id="date_of_birth"[^>]* name="date_of_birth" value=""\/>/);
+    expect(Object.keys(dateFieldValues(await renderHtml(started.token, "about-you")))).toContain("date_of_birth-year");
   });
 
   it("is kept when its field is left empty, and changed when it is entered again", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
     await answer(started, "about-you", { ...APPLICANT, ...DIRECTOR });
-    expect(await answer(started, "about-you", { ...APPLICANT, date_of_birth: "", ...DIRECTOR, director_1_date_of_birth: "1970-01-02" })).toBe("bank");
+    const emptyDate = { "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "" };
+    expect(await answer(started, "about-you", { ...APPLICANT, ...emptyDate, ...DIRECTOR, ...dateOfBirthFields("1970-01-02", "director_1_") })).toBe("bank");
     const { people } = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
     expect((people as { date_of_birth: string }[]).map((person) => person.date_of_birth)).toEqual(["1979-07-14", "1970-01-02"]);
   });
@@ -274,12 +321,13 @@ describe("a date of birth already given", () => {
   it("is not kept in a refused form when it was accepted, so the refused page does not show it either", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    expect(await answer(started, "about-you", { ...APPLICANT, email: "not-an-email", ...DIRECTOR, director_1_date_of_birth: "1966-13-09" })).toBe("about-you");
+    expect(await answer(started, "about-you", { ...APPLICANT, email: "not-an-email", ...DIRECTOR, "director_1_date_of_birth-month": "13" })).toBe("about-you");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { values: Record<string, string> };
-    expect(refusal.values).not.toHaveProperty("date_of_birth");
-    expect(refusal.values.director_1_date_of_birth).toBe("1966-13-09");
-    const html = await renderHtml(started.token, "about-you");
-    for (const written of WRITTEN) expect(html).not.toContain(written);
+    expect(Object.keys(refusal.values).filter((field) => field.startsWith("date_of_birth"))).toEqual([]);
+    expect(refusal.values).toMatchObject({ "director_1_date_of_birth-day": "9", "director_1_date_of_birth-month": "13", "director_1_date_of_birth-year": "1966" });
+    const html = await renderHtml(started.token, "about-you", refusedQuery);
+    expect(html).not.toContain("1979");
+    expect(dateFieldValues(html)).toMatchObject({ "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "", "director_1_date_of_birth-month": "13" });
   });
 });
 

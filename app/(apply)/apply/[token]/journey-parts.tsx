@@ -1,7 +1,9 @@
 // The pieces every step of the hosted journey is made of: the frame with its progress list, fields that show a
 // refused answer's value and message, the error summary, and the form that carries the journey's form token.
 import type { ReactNode } from "react";
+import { DATE_PARTS, datePartField, type DatePart } from "@/lib/journey/date-of-birth";
 import { stepAddress, type Journey } from "@/lib/journey/journey";
+import { ErrorSummaryFocus } from "./error-summary-focus";
 import { FORM_STEPS, STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 
 /** Where the application has got to, so the progress list can mark what is done and link back to it. */
@@ -56,17 +58,24 @@ export function refusalFor(journey: Journey, step: string): { values: Record<str
   return journey.refusal?.step === step ? { values: journey.refusal.values, errors: journey.refusal.errors } : { values: {}, errors: {} };
 }
 
-export function ErrorSummary({ errors, labels }: { errors: Record<string, string>; labels: Record<string, string> }) {
-  const entries = Object.entries(errors);
-  if (entries.length === 0) return null;
+/**
+ * GOV.UK's error summary: "There is a problem", then each message once, in the order of the page's fields (`order`;
+ * a message about the form as a whole first), each linking to its field. It takes focus when the page loads.
+ */
+export function ErrorSummary({ errors, order }: { errors: Record<string, string>; order: readonly string[] }) {
+  const fields = Object.keys(errors);
+  if (fields.length === 0) return null;
+  const position = (field: string) => (field === "form" ? -1 : order.indexOf(field) === -1 ? order.length : order.indexOf(field));
+  const sorted = [...fields].sort((left, right) => position(left) - position(right));
   return (
     <div className="journey-error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
-        {entries.map(([field, message]) => (
-          <li key={field}>{field === "form" ? message : <a href={`#${field}`}>{labels[field] ? `${labels[field]}: ${message}` : message}</a>}</li>
+        {sorted.map((field) => (
+          <li key={field}>{field === "form" ? errors[field] : <a href={`#${field}`}>{errors[field]}</a>}</li>
         ))}
       </ul>
+      <ErrorSummaryFocus />
     </div>
   );
 }
@@ -159,5 +168,80 @@ export function Continue({ children = "Continue" }: { children?: ReactNode }) {
     <button type="submit" className="journey-button">
       {children}
     </button>
+  );
+}
+
+const DATE_PART_LABELS: Record<DatePart, string> = { day: "Day", month: "Month", year: "Year" };
+
+/**
+ * A date as GOV.UK asks for one: a fieldset whose legend is the question, and three text fields (Day, Month, Year)
+ * with a numeric keyboard, never the browser's date picker. The message is the refused answer's; the fields it is
+ * about are marked (the missing ones for "must include", otherwise all three).
+ */
+export function DateField({ name, legend, hint, errors, values, autoComplete }: { name: string; legend: string; hint: string; errors: Record<string, string>; values: Record<string, string>; autoComplete: boolean }) {
+  const errorField = DATE_PARTS.map((part) => datePartField(name, part)).find((field) => errors[field]);
+  const error = errorField ? errors[errorField] : undefined;
+  const marked = (part: DatePart) => Boolean(error) && (!/must include a/.test(error!) || (values[datePartField(name, part)] ?? "").trim() === "" || errorField === datePartField(name, part));
+  const described = [`${name}-hint`, error ? `${name}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
+      <fieldset className="journey-date" aria-describedby={described}>
+        <legend>{legend}</legend>
+        <p className="journey-hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+        {error ? (
+          <p className="journey-error" id={`${name}-error`}>
+            {error}
+          </p>
+        ) : null}
+        <div className="journey-date-parts">
+          {DATE_PARTS.map((part) => {
+            const field = datePartField(name, part);
+            return (
+              <div key={part} className={`journey-date-part journey-date-${part}`}>
+                <label htmlFor={field}>{DATE_PART_LABELS[part]}</label>
+                <input
+                  id={field}
+                  name={field}
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete={autoComplete ? `bday-${part}` : "off"}
+                  defaultValue={values[field] ?? ""}
+                  className={marked(part) ? "journey-input-error" : undefined}
+                  aria-invalid={marked(part) ? true : undefined}
+                />
+              </div>
+            );
+          })}
+        </div>
+      </fieldset>
+    </div>
+  );
+}
+
+/** A short list as GOV.UK asks it: radios in a fieldset whose legend is the question, each option's label in full. */
+export function RadiosField({ name, legend, options, error, defaultValue }: { name: string; legend: string; options: ReadonlyArray<readonly [string, string]>; error?: string; defaultValue?: string }) {
+  return (
+    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
+      <fieldset className="journey-radios" aria-describedby={error ? `${name}-error` : undefined}>
+        <legend>{legend}</legend>
+        {error ? (
+          <p className="journey-error" id={`${name}-error`}>
+            {error}
+          </p>
+        ) : null}
+        {options.map(([value, text], index) => {
+          // The first option carries the field's own id, so the error summary's link lands on the list.
+          const id = index === 0 ? name : `${name}-${value}`;
+          return (
+            <div key={value} className="journey-radio">
+              <input type="radio" id={id} name={name} value={value} defaultChecked={defaultValue === value} aria-invalid={error ? true : undefined} />
+              <label htmlFor={id}>{text}</label>
+            </div>
+          );
+        })}
+      </fieldset>
+    </div>
   );
 }

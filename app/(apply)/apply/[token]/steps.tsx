@@ -6,12 +6,13 @@ import { APPLICATION_PURPOSES } from "@/lib/applications/schemas";
 import { REASON_MESSAGES } from "@/lib/decisions/serialize";
 import type { OfferTerms } from "@/lib/decisions/offer-terms";
 import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
+import { DATE_PARTS, datePartField } from "@/lib/journey/date-of-birth";
 import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
 import { formatShortDate } from "../../format";
 import { EmbeddingBridge } from "./embedding-bridge";
-import { Continue, ErrorSummary, Field, refusalFor, SelectField, StepForm } from "./journey-parts";
+import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm } from "./journey-parts";
 import { WaitingPoller } from "./waiting-poller";
 
 const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
@@ -27,12 +28,11 @@ const TERMS = Array.from({ length: MAX_TERM_MONTHS - MIN_TERM_MONTHS + 1 }, (_, 
 export function CompanyStep({ journey }: { journey: Journey }) {
   const { application } = journey;
   const { values, errors } = refusalFor(journey, "company");
-  const labels = { amount: "Amount", term_months: "Term", purpose: "Purpose", annual_turnover: "Annual turnover" };
   return (
     <>
       <h1>{STEP_TITLES.company}</h1>
       <p className="lede">Check the company and tell us what you would like to borrow.</p>
-      <ErrorSummary errors={errors} labels={labels} />
+      <ErrorSummary errors={errors} order={["amount", "term_months", "purpose", "annual_turnover"]} />
       <dl className="summary-list">
         <div>
           <dt>Company</dt>
@@ -64,8 +64,8 @@ export function CompanyStep({ journey }: { journey: Journey }) {
 
 /** A date of birth given before is never shown again, only its year: left empty, the field keeps it. */
 function dateOfBirthHint(given: string | undefined): string {
-  if (!given) return "For example, 23 April 1980.";
-  return `We have it as ${maskedDateOfBirth(given)}. Leave this empty to keep it, or enter the date again to change it.`;
+  if (!given) return "For example, 27 3 1980";
+  return `We have it as ${maskedDateOfBirth(given)}. Leave it empty to keep it, or enter the date again to change it, for example, 27 3 1980`;
 }
 
 function PersonFields({ prefix, legend, errors, values, person, optional }: { prefix: string; legend: string; errors: Record<string, string>; values: Record<string, string>; person?: Record<string, string | undefined>; optional?: boolean }) {
@@ -75,16 +75,7 @@ function PersonFields({ prefix, legend, errors, values, person, optional }: { pr
       <legend>{legend}</legend>
       <Field name={`${prefix}first_name`} label="First name" autoComplete={optional ? "off" : "given-name"} required={!optional} error={errors[`${prefix}first_name`]} defaultValue={value("first_name")} />
       <Field name={`${prefix}last_name`} label="Last name" autoComplete={optional ? "off" : "family-name"} required={!optional} error={errors[`${prefix}last_name`]} defaultValue={value("last_name")} />
-      <Field
-        name={`${prefix}date_of_birth`}
-        label="Date of birth"
-        type="date"
-        autoComplete={optional ? "off" : "bday"}
-        required={!optional && !person?.date_of_birth}
-        hint={dateOfBirthHint(person?.date_of_birth)}
-        error={errors[`${prefix}date_of_birth`]}
-        defaultValue={values[`${prefix}date_of_birth`] ?? ""}
-      />
+      <DateField name={`${prefix}date_of_birth`} legend="Date of birth" hint={dateOfBirthHint(person?.date_of_birth)} errors={errors} values={values} autoComplete={!optional} />
     </fieldset>
   );
 }
@@ -93,45 +84,34 @@ export function AboutYouStep({ journey }: { journey: Journey }) {
   const { values, errors } = refusalFor(journey, "about-you");
   const [applicant, ...directors] = journey.people;
   const prefill = applicant ?? { first_name: journey.application.applicantFirstName ?? "", email: journey.application.applicantEmail ?? "" };
-  const labels: Record<string, string> = { first_name: "First name", last_name: "Last name", date_of_birth: "Date of birth", email: "Email", role: "Your role" };
-  for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
-    for (const [field, label] of [["first_name", "First name"], ["last_name", "Last name"], ["date_of_birth", "Date of birth"]]) labels[`director_${row}_${field}`] = `Director ${row + 1}: ${label}`;
-  }
+  const personOrder = (prefix: string) => [`${prefix}first_name`, `${prefix}last_name`, ...DATE_PARTS.map((part) => datePartField(`${prefix}date_of_birth`, part))];
+  const order = [...personOrder(""), "email", "role", ...Array.from({ length: FURTHER_DIRECTOR_ROWS }, (_, index) => personOrder(`director_${index + 1}_`)).flat()];
   return (
     <>
       <h1>{STEP_TITLES["about-you"]}</h1>
       <p className="lede">We check the identity of the person applying and of the company&apos;s other directors.</p>
-      <ErrorSummary errors={errors} labels={labels} />
+      <ErrorSummary errors={errors} order={order} />
       <StepForm journey={journey} step="about-you">
         <fieldset className="journey-fieldset">
           <legend>You</legend>
           <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
           <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
-          <Field
-            name="date_of_birth"
-            label="Date of birth"
-            type="date"
-            autoComplete="bday"
-            required={!applicant?.date_of_birth}
-            hint={dateOfBirthHint(applicant?.date_of_birth)}
-            error={errors.date_of_birth}
-            defaultValue={values.date_of_birth ?? ""}
-          />
+          <DateField name="date_of_birth" legend="Date of birth" hint={dateOfBirthHint(applicant?.date_of_birth)} errors={errors} values={values} autoComplete />
           <Field name="email" label="Email" type="email" autoComplete="email" error={errors.email} defaultValue={values.email ?? prefill.email ?? ""} />
-          <SelectField
+          <RadiosField
             name="role"
-            label="Your role"
+            legend="Your role"
             options={[
               ["director", "Director (or designated member of an LLP)"],
               ["psc", "Person with significant control"],
             ]}
             error={errors.role}
-            defaultValue={values.role ?? applicant?.role ?? "director"}
+            defaultValue={values.role ?? applicant?.role}
           />
         </fieldset>
         <p>If the company has other directors, add them here. Leave a row empty if there is nobody to add.</p>
         {Array.from({ length: FURTHER_DIRECTOR_ROWS }, (_, index) => (
-          <PersonFields key={index} prefix={`director_${index + 1}_`} legend={`Another director (optional)`} errors={errors} values={values} person={directors[index] as Record<string, string> | undefined} optional />
+          <PersonFields key={index} prefix={`director_${index + 1}_`} legend={`Other director ${index + 1} (optional)`} errors={errors} values={values} person={directors[index] as Record<string, string> | undefined} optional />
         ))}
         <Continue />
       </StepForm>
@@ -146,7 +126,7 @@ export function BankStep({ journey }: { journey: Journey }) {
     <>
       <h1>{STEP_TITLES.bank}</h1>
       <p className="lede">Connect the company&apos;s business bank account so we can see its turnover. We never see your bank login details.</p>
-      <ErrorSummary errors={errors} labels={{}} />
+      <ErrorSummary errors={errors} order={[]} />
       {journey.monthlyTurnoverPence ? (
         <p className="journey-notice">
           Connected: twelve months of turnover, {formatPounds(journey.monthlyTurnoverPence.reduce((sum, month) => sum + month, 0))} in all. You can connect again to refresh it.
@@ -178,12 +158,11 @@ export function BankStep({ journey }: { journey: Journey }) {
 
 export function ConsentsStep({ journey }: { journey: Journey }) {
   const { values, errors } = refusalFor(journey, "consents");
-  const labels = Object.fromEntries(CONSENT_TYPES.map((type) => [`consent_${type}`, currentConsentText(type).label]));
   return (
     <>
       <h1>{STEP_TITLES.consents}</h1>
       <p className="lede">Read each statement and tick the box to agree. We need all three to consider the application.</p>
-      <ErrorSummary errors={errors} labels={labels} />
+      <ErrorSummary errors={errors} order={CONSENT_TYPES.map((type) => `consent_${type}`)} />
       <StepForm journey={journey} step="consents">
         {CONSENT_TYPES.map((type) => {
           const text = currentConsentText(type);
@@ -259,7 +238,7 @@ export function OfferStep({ journey }: { journey: Journey }) {
       <p className="lede">
         Good news: we can lend {journey.application.companyName} {formatPounds(terms.principal_pence)}.
       </p>
-      <ErrorSummary errors={errors} labels={{ signatory_name: "Your full name" }} />
+      <ErrorSummary errors={errors} order={["signatory_name"]} />
       <dl className="summary-list">
         <div>
           <dt>Amount</dt>
