@@ -129,24 +129,30 @@ export async function journeyStatus(token: string): Promise<{ step: JourneyStep 
 
 // The forms -------------------------------------------------------------------------------------------------------
 
-/** Whole pounds as typed: digits, with or without a £ sign and thousands commas. */
-function poundsField(label: string, min: number, max: number) {
-  const range = `${label} must be between ${formatWholePounds(min * 100)} and ${formatWholePounds(max * 100)}.`;
+/**
+ * Money as typed, in pence: pounds with or without pence, a £ sign and thousands commas ("£1,000.50", "1000.5",
+ * "25000"), the way the page shows it (app/(apply)/format.ts, `formatAmountForInput`).
+ */
+function moneyField(label: string, minPence: number, maxPence: number) {
+  const range = `${label} must be between ${formatWholePounds(minPence)} and ${formatWholePounds(maxPence)}.`;
   return requestString()
     .transform((value) => value.replace(/[£,\s]/g, ""))
-    .refine((value) => /^\d{1,12}$/.test(value), `Enter ${label.toLowerCase()} in whole pounds, such as 25000.`)
-    .transform(Number)
-    .pipe(z.number().min(min, range).max(max, range));
+    .refine((value) => /^\d{1,12}(\.\d{1,2})?$/.test(value), `Enter ${label.toLowerCase()} in pounds, such as 25,000 or 1,000.50.`)
+    .transform((value) => {
+      const [pounds, pence = ""] = value.split(".");
+      return Number(pounds) * 100 + Number(pence.padEnd(2, "0"));
+    })
+    .pipe(z.number().min(minPence, range).max(maxPence, range));
 }
 
 const companyForm = z.object({
-  amount: poundsField("The amount", MIN_AMOUNT_PENCE / 100, MAX_AMOUNT_PENCE / 100),
+  amount: moneyField("The amount", MIN_AMOUNT_PENCE, MAX_AMOUNT_PENCE),
   term_months: requestString()
     .regex(/^\d{1,3}$/, "Choose a term.")
     .transform(Number)
     .pipe(z.number().min(MIN_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`).max(MAX_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`)),
   purpose: z.enum(APPLICATION_PURPOSES, { error: "Choose what the money is for." }),
-  annual_turnover: poundsField("The annual turnover", 1, 10_000_000_000),
+  annual_turnover: moneyField("The annual turnover", 100, 1_000_000_000_000),
 });
 
 const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} must be 100 characters or fewer`);
@@ -284,7 +290,7 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       await amendApplication(
         transaction,
         application,
-        { amountPence: answer.amount * 100, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover * 100 },
+        { amountPence: answer.amount, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover },
         { now },
       );
       await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } });

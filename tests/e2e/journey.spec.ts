@@ -181,7 +181,7 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
   await expect(progress.getByRole("link")).toHaveText(["Your company (done)"]);
   await progress.getByRole("link", { name: "Your company (done)" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
-  await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20000");
+  await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20,000");
   await expect(progress.getByRole("link")).toHaveText(["About you and the directors"]);
   await checkPage(page, "revisited-company");
   await progress.getByRole("link", { name: "About you and the directors" }).click();

@@ -45,7 +45,7 @@ beforeEach(() => {
 // plenty for any amount here; the last four digits are the sandbox's outcomes.
 const APPROVED = "12990042";
 
-async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string } = {}) {
+async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string; amount_pence?: number } = {}) {
   const application = await createApplication({
     tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
@@ -201,9 +201,11 @@ describe("refusals", () => {
   });
 
   it.each([
-    ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in whole pounds, such as 25000."],
+    ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
+    ["an amount with a tenth of a penny", { amount: "1000.505" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
+    ["an amount a penny short of the least", { amount: "999.99" }, "amount", "The amount must be between £1,000 and £250,000."],
     ["a term out of range", { term_months: "99" }, "term_months", "The term is 3 to 60 months."],
-    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in whole pounds, such as 25000."],
+    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
   ])("refuses %s on the company step", async (_case, change, field, message) => {
     const started = await newApplication();
     expect(await answer(started, "company", { ...COMPANY, ...change })).toBe("company");
@@ -278,6 +280,32 @@ describe("refusals", () => {
     await decide(started.id);
     expect(await answer(started, "offer", { signatory_name: " " })).toBe("offer");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("approved");
+  });
+});
+
+describe("amounts", () => {
+  it("round-trip: a partner's amount in odd pence is shown as the applicant writes it, and the page takes back what it shows", async () => {
+    const started = await newApplication(APPROVED, { amount_pence: 100_050 });
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    const shown = /<input id="amount"[^>]* value="([^"]*)"/.exec(html)![1]!;
+    expect(shown).toBe("1,000.50");
+    expect(await answer(started, "company", { ...COMPANY, amount: shown, annual_turnover: "£1,234,567.89" })).toBe("about-you");
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application.amountPence).toBe(100_050);
+    expect(Number(application.declaredAnnualTurnoverPence)).toBe(123_456_789);
+    const again = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect(/<input id="annual_turnover"[^>]* value="([^"]*)"/.exec(again)![1]).toBe("1,234,567.89");
+  });
+
+  it.each([
+    ["25000", 2_500_000],
+    ["£25,000", 2_500_000],
+    ["1000.5", 100_050],
+    [" 1,000.05 ", 100_005],
+  ])("reads %s as %i pence", async (typed, pence) => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, amount: typed })).toBe("about-you");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(pence);
   });
 });
 

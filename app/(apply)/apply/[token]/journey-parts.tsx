@@ -88,7 +88,7 @@ interface FieldProps {
   defaultValue?: string;
   type?: "text" | "email" | "date";
   autoComplete?: string;
-  inputMode?: "numeric" | "text";
+  inputMode?: "numeric" | "decimal" | "text";
   required?: boolean;
   prefix?: string;
 }

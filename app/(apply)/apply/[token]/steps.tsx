@@ -10,7 +10,7 @@ import { DATE_PARTS, datePartField } from "@/lib/journey/date-of-birth";
 import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
-import { formatShortDate } from "../../format";
+import { formatAmountForInput, formatShortDate } from "../../format";
 import { EmbeddingBridge } from "./embedding-bridge";
 import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm } from "./journey-parts";
 import { WaitingPoller } from "./waiting-poller";
@@ -44,7 +44,7 @@ export function CompanyStep({ journey }: { journey: Journey }) {
         </div>
       </dl>
       <StepForm journey={journey} step="company">
-        <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="numeric" error={errors.amount} defaultValue={values.amount ?? String(application.amountPence / 100)} />
+        <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="decimal" error={errors.amount} defaultValue={values.amount ?? formatAmountForInput(application.amountPence)} />
         <SelectField name="term_months" label="Over how long?" options={TERMS} error={errors.term_months} defaultValue={values.term_months ?? String(application.termMonths)} />
         <SelectField name="purpose" label="What is the money for?" options={APPLICATION_PURPOSES.map((purpose) => [purpose, PURPOSE_LABELS[purpose]] as const)} error={errors.purpose} defaultValue={values.purpose ?? application.purpose ?? undefined} />
         <Field
@@ -52,9 +52,9 @@ export function CompanyStep({ journey }: { journey: Journey }) {
           label="The company's annual turnover"
           hint="Its sales over the last twelve months, in pounds."
           prefix="£"
-          inputMode="numeric"
+          inputMode="decimal"
           error={errors.annual_turnover}
-          defaultValue={values.annual_turnover ?? (application.declaredAnnualTurnoverPence ? String(Number(application.declaredAnnualTurnoverPence) / 100) : "")}
+          defaultValue={values.annual_turnover ?? (application.declaredAnnualTurnoverPence ? formatAmountForInput(Number(application.declaredAnnualTurnoverPence)) : "")}
         />
         <Continue />
       </StepForm>
