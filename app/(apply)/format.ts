@@ -24,3 +24,13 @@ export function formatAmountForInput(pence: number): string {
   const pounds = GROUPED.format(Math.floor(pence / 100));
   return pence % 100 === 0 ? pounds : `${pounds}.${String(pence % 100).padStart(2, "0")}`;
 }
+
+/**
+ * The reference an applicant keeps: the partner's own `reference` for the application when it gave one, otherwise
+ * a short one made for people from the end of the application's id (`7Q2M-K9XD`), which support can search by.
+ */
+export function applicantReference(application: { id: string; reference: string | null }): string {
+  if (application.reference) return application.reference;
+  const tail = application.id.slice(-8).toUpperCase();
+  return `${tail.slice(0, 4)}-${tail.slice(4)}`;
+}

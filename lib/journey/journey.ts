@@ -145,12 +145,15 @@ function moneyField(label: string, minPence: number, maxPence: number) {
     .pipe(z.number().min(minPence, range).max(maxPence, range));
 }
 
+const TERM_RANGE = `The term must be between ${MIN_TERM_MONTHS} and ${MAX_TERM_MONTHS} months.`;
+
 const companyForm = z.object({
   amount: moneyField("The amount", MIN_AMOUNT_PENCE, MAX_AMOUNT_PENCE),
   term_months: requestString()
-    .regex(/^\d{1,3}$/, "Choose a term.")
+    .transform((value) => value.trim().replace(/\s*months?$/i, ""))
+    .refine((value) => /^\d{1,3}$/.test(value), "Enter the term as a number of months, such as 12.")
     .transform(Number)
-    .pipe(z.number().min(MIN_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`).max(MAX_TERM_MONTHS, `The term is ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS} months.`)),
+    .pipe(z.number().min(MIN_TERM_MONTHS, TERM_RANGE).max(MAX_TERM_MONTHS, TERM_RANGE)),
   purpose: z.enum(APPLICATION_PURPOSES, { error: "Choose what the money is for." }),
   annual_turnover: moneyField("The annual turnover", 100, 1_000_000_000_000),
 });

@@ -107,7 +107,7 @@ async function screenshot(page: Page, label: string, { fullPage = true } = {}) {
 async function walkToOffer(journey: Page | FrameLocator) {
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your company");
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
-  await journey.getByLabel("Over how long?").selectOption("12");
+  await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
@@ -198,7 +198,7 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await page.getByRole("button", { name: "Apply for finance" }).click();
   const journey = page.frameLocator('iframe[title="Business finance application"]');
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
-  await journey.getByLabel("Over how long?").selectOption("12");
+  await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();

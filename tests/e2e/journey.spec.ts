@@ -53,7 +53,7 @@ function watchConsole(page: Page): string[] {
 async function fillCompany(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
   await page.getByLabel("How much would you like to borrow?").fill("20000");
-  await page.getByLabel("Over how long?").selectOption("12");
+  await page.getByLabel("Over how long?").fill("12");
   await page.getByLabel("What is the money for?").selectOption("working_capital");
   await page.getByLabel("The company's annual turnover").fill("500000");
   await page.getByRole("button", { name: "Continue" }).click();

@@ -45,7 +45,7 @@ beforeEach(() => {
 // plenty for any amount here; the last four digits are the sandbox's outcomes.
 const APPROVED = "12990042";
 
-async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string; amount_pence?: number } = {}) {
+async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string; amount_pence?: number; reference?: string } = {}) {
   const application = await createApplication({
     tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
@@ -155,7 +155,10 @@ describe("a whole journey", () => {
     const types = await eventTypes(started.id);
     expect(types.filter((type) => type === "consent.granted")).toHaveLength(3);
     for (const type of ["application.submitted", "identity.verified", "decision.completed", "offer.accepted", "application.funded"]) expect(types).toContain(type);
-    expect(await renderStep(started.token, "done")).toContain("Your loan is on its way");
+    const done = await renderStep(started.token, "done");
+    expect(done).toContain("Your loan is on its way");
+    expect(done).toContain(`Your reference is ${started.id.slice(-8, -4).toUpperCase()}-${started.id.slice(-4).toUpperCase()} : keep it`);
+    expect(done).not.toContain(started.id);
   });
 
   it("refers an applicant whose identity needs review, and the waiting page says an underwriter will look", async () => {
@@ -204,7 +207,8 @@ describe("refusals", () => {
     ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
     ["an amount with a tenth of a penny", { amount: "1000.505" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
     ["an amount a penny short of the least", { amount: "999.99" }, "amount", "The amount must be between £1,000 and £250,000."],
-    ["a term out of range", { term_months: "99" }, "term_months", "The term is 3 to 60 months."],
+    ["a term out of range", { term_months: "99" }, "term_months", "The term must be between 3 and 60 months."],
+    ["a term in words", { term_months: "a year" }, "term_months", "Enter the term as a number of months, such as 12."],
     ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
   ])("refuses %s on the company step", async (_case, change, field, message) => {
     const started = await newApplication();
@@ -280,6 +284,44 @@ describe("refusals", () => {
     await decide(started.id);
     expect(await answer(started, "offer", { signatory_name: " " })).toBe("offer");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("approved");
+  });
+});
+
+describe("the pages around the submit", () => {
+  it("link the loan terms to their page, explain the credit search and the data sharing, and take the term as a number of months", async () => {
+    const started = await newApplication();
+    await answer(started, "company", { ...COMPANY, term_months: "18 months" });
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).termMonths).toBe(18);
+    await answer(started, "about-you", ABOUT_YOU);
+    await answer(started, "bank", { action: "connect" });
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "consents" }), searchParams: Promise.resolve({}) }));
+    expect(html).toContain('<a href="/business-loan-terms" target="_blank" rel="noopener noreferrer">Business Loan terms and conditions (opens in new tab)</a>');
+    expect(html).toContain("<summary>What a credit search involves</summary>");
+    expect(html).toContain("<summary>Who we share the application with</summary>");
+    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect(company).not.toContain("<select id=\"term_months\"");
+    expect(/<input id="term_months"[^>]* value="([^"]*)"/.exec(company)![1]).toBe("18");
+  });
+
+  it("moves a waiting page on by itself without JavaScript while a decision is due, but not while an underwriter reviews it", async () => {
+    const started = await newApplication("12990043");
+    await throughToSubmitted(started);
+    const submitted = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "waiting" }), searchParams: Promise.resolve({}) }));
+    expect(submitted).toContain('<meta http-equiv="refresh" content="5"/>');
+    const referred = await newApplication("12990043");
+    await throughToSubmitted(referred, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(referred.id);
+    const reviewing = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: referred.token, step: "waiting" }), searchParams: Promise.resolve({}) }));
+    expect(reviewing).toContain("An underwriter is looking at your application");
+    expect(reviewing).not.toContain("http-equiv");
+  });
+
+  it("gives the partner's own reference on the done page when it gave one", async () => {
+    const started = await newApplication(APPROVED, { reference: "ORDER-4471" });
+    await throughToSubmitted(started);
+    await decide(started.id);
+    await answer(started, "offer", { signatory_name: "Ada Lovelace" });
+    expect(await renderStep(started.token, "done")).toContain("Your reference is ORDER-4471 : keep it");
   });
 });
 

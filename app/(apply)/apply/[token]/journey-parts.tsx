@@ -91,9 +91,13 @@ interface FieldProps {
   inputMode?: "numeric" | "decimal" | "text";
   required?: boolean;
   prefix?: string;
+  /** A unit written after the field, such as "months". */
+  suffix?: string;
+  /** A short field for a short answer (a number of months). */
+  width?: "short";
 }
 
-export function Field({ name, label, hint, error, defaultValue, type = "text", autoComplete, inputMode, required = true, prefix }: FieldProps) {
+export function Field({ name, label, hint, error, defaultValue, type = "text", autoComplete, inputMode, required = true, prefix, suffix, width }: FieldProps) {
   const described = [hint ? `${name}-hint` : null, error ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`journey-field${error ? " journey-field-error" : ""}`}>
@@ -122,9 +126,15 @@ export function Field({ name, label, hint, error, defaultValue, type = "text", a
           autoComplete={autoComplete}
           inputMode={inputMode}
           required={required}
+          className={width === "short" ? "journey-input-short" : undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={described}
         />
+        {suffix ? (
+          <span className="journey-suffix" aria-hidden="true">
+            {suffix}
+          </span>
+        ) : null}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 // The hosted journey's steps as the applicant sees them (docs/hosted-journey.md). Each is server-rendered, and
 // each form posts without JavaScript; the waiting page moves on by itself with a small script, and has a link
 // that does the same by hand.
-import { CONSENT_TYPES, currentConsentText } from "@/lib/application-consents/catalogue";
+import { CONSENT_TYPES, currentConsentText, type ConsentType } from "@/lib/application-consents/catalogue";
 import { APPLICATION_PURPOSES } from "@/lib/applications/schemas";
 import { REASON_MESSAGES } from "@/lib/decisions/serialize";
 import type { OfferTerms } from "@/lib/decisions/offer-terms";
@@ -10,7 +10,8 @@ import { DATE_PARTS, datePartField } from "@/lib/journey/date-of-birth";
 import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, type Journey } from "@/lib/journey/journey";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
-import { formatAmountForInput, formatShortDate } from "../../format";
+import type { ReactNode } from "react";
+import { applicantReference, formatAmountForInput, formatShortDate } from "../../format";
 import { EmbeddingBridge } from "./embedding-bridge";
 import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm } from "./journey-parts";
 import { WaitingPoller } from "./waiting-poller";
@@ -23,7 +24,6 @@ const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
   stock: "Buying stock",
 };
 
-const TERMS = Array.from({ length: MAX_TERM_MONTHS - MIN_TERM_MONTHS + 1 }, (_, index) => MIN_TERM_MONTHS + index).map((months) => [String(months), `${months} months`] as const);
 
 export function CompanyStep({ journey }: { journey: Journey }) {
   const { application } = journey;
@@ -45,7 +45,16 @@ export function CompanyStep({ journey }: { journey: Journey }) {
       </dl>
       <StepForm journey={journey} step="company">
         <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="decimal" error={errors.amount} defaultValue={values.amount ?? formatAmountForInput(application.amountPence)} />
-        <SelectField name="term_months" label="Over how long?" options={TERMS} error={errors.term_months} defaultValue={values.term_months ?? String(application.termMonths)} />
+        <Field
+          name="term_months"
+          label="Over how long?"
+          hint={`Enter a number of months, from ${MIN_TERM_MONTHS} to ${MAX_TERM_MONTHS}.`}
+          suffix="months"
+          inputMode="numeric"
+          width="short"
+          error={errors.term_months}
+          defaultValue={values.term_months ?? String(application.termMonths)}
+        />
         <SelectField name="purpose" label="What is the money for?" options={APPLICATION_PURPOSES.map((purpose) => [purpose, PURPOSE_LABELS[purpose]] as const)} error={errors.purpose} defaultValue={values.purpose ?? application.purpose ?? undefined} />
         <Field
           name="annual_turnover"
@@ -156,6 +165,58 @@ export function BankStep({ journey }: { journey: Journey }) {
   );
 }
 
+/** The name of the terms in the terms consent's text, linked to the page that has them. */
+const LOAN_TERMS_NAME = "Business Loan terms and conditions";
+export const LOAN_TERMS_ADDRESS = "/business-loan-terms";
+
+/** More about what two of the consents mean, for the applicant who wants it, below each text. */
+const CONSENT_DETAILS: Partial<Record<ConsentType, { summary: string; body: ReactNode }>> = {
+  credit_search: {
+    summary: "What a credit search involves",
+    body: (
+      <>
+        <p>
+          We ask credit reference agencies for the company&apos;s credit history and for the credit histories of its directors and people with significant control:
+          borrowing from other lenders and how it has been repaid, and public records such as county court judgments. The same search helps us confirm that the
+          people named in the application are who they say they are.
+        </p>
+        <p>The search is recorded on each credit file searched, and other lenders can see it for 12 months. Several searches in a short time can make borrowing harder.</p>
+      </>
+    ),
+  },
+  data_sharing: {
+    summary: "Who we share the application with",
+    body: (
+      <>
+        <p>We share the information in this application, and about the loan if the company takes it, with:</p>
+        <ul>
+          <li>the business that sent you this link, which introduced the company to us;</li>
+          <li>credit reference agencies and fraud prevention agencies;</li>
+          <li>the providers that check identities and read the company&apos;s bank account turnover for us.</li>
+        </ul>
+        <p>
+          They use it only for these purposes. Our <a href="/privacy">privacy notice</a> says how long we keep it and what your rights are.
+        </p>
+      </>
+    ),
+  },
+};
+
+/** A consent's text, with the name of the loan terms linked to them (in a new tab, so the answers on this page stay). */
+function ConsentText({ text }: { text: string }) {
+  const [before, after] = text.split(LOAN_TERMS_NAME);
+  if (after === undefined) return <>{text}</>;
+  return (
+    <>
+      {before}
+      <a href={LOAN_TERMS_ADDRESS} target="_blank" rel="noopener noreferrer">
+        {LOAN_TERMS_NAME} (opens in new tab)
+      </a>
+      {after}
+    </>
+  );
+}
+
 export function ConsentsStep({ journey }: { journey: Journey }) {
   const { values, errors } = refusalFor(journey, "consents");
   return (
@@ -167,9 +228,18 @@ export function ConsentsStep({ journey }: { journey: Journey }) {
         {CONSENT_TYPES.map((type) => {
           const text = currentConsentText(type);
           const name = `consent_${type}`;
+          const details = CONSENT_DETAILS[type];
           return (
             <div key={type} className={`journey-consent${errors[name] ? " journey-field-error" : ""}`}>
-              <p id={`${name}-text`}>{text.text}</p>
+              <p id={`${name}-text`}>
+                <ConsentText text={text.text} />
+              </p>
+              {details ? (
+                <details className="journey-details">
+                  <summary>{details.summary}</summary>
+                  <div className="journey-details-body">{details.body}</div>
+                </details>
+              ) : null}
               {errors[name] ? (
                 <p className="journey-error" id={`${name}-error`}>
                   {errors[name]}
@@ -198,6 +268,8 @@ export function ConsentsStep({ journey }: { journey: Journey }) {
 
 /** How often the waiting page asks whether the application has moved on. */
 const WAITING_POLL_MS = 2_000;
+/** How often the waiting page reloads itself without JavaScript. */
+const WAITING_REFRESH_SECONDS = 5;
 /** After this long a submitted application's page says the decision is taking longer than usual. */
 const LONG_WAIT_MS = 60_000;
 
@@ -207,6 +279,10 @@ export function WaitingStep({ journey, now }: { journey: Journey; now: Date }) {
   return (
     <>
       <WaitingPoller token={journey.token} underReview={referred} intervalMs={WAITING_POLL_MS} />
+      {/* Without JavaScript the page reloads itself while the decision is minutes away at most; once it is in, the
+          waiting address opens where the application now is (the offer, or the decision). An underwriter's review
+          takes a day, so that page waits for the applicant's own "Check for a decision". */}
+      {referred ? null : <meta httpEquiv="refresh" content={String(WAITING_REFRESH_SECONDS)} />}
       <h1>{referred ? "An underwriter is looking at your application" : STEP_TITLES.waiting}</h1>
       <div role="status">
         {referred ? (
@@ -351,7 +427,8 @@ export function DoneStep({ journey }: { journey: Journey }) {
         You accepted the offer, and {formatPounds(journey.decision?.approvedAmountPence ?? journey.application.amountPence)} is being sent to {journey.application.companyName}&apos;s bank account.
       </p>
       <p>
-        Keep this reference: {journey.application.id}. Repayments are collected by Direct Debit each month, as the schedule in your offer showed.
+        Your reference is <strong>{applicantReference(journey.application)}</strong>: keep it to quote if you contact us. Repayments are collected by Direct Debit
+        each month, as the schedule in your offer showed.
       </p>
       {redirect ? <ContinueTo address={redirect} /> : <p>You can close this page.</p>}
     </>
