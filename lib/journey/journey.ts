@@ -26,7 +26,7 @@ import { formatWholePounds } from "../money";
 import { tenantNow } from "../tenant-clock";
 import { isHandoffTokenForm } from "./framing";
 import { APPLICANT_MINIMUM_AGE_YEARS, DATE_PARTS, datePartField, readDateOfBirth, type DateSubject } from "./date-of-birth";
-import { currentStep, type ClosedState, type FormStep, type JourneyStep } from "./steps";
+import { currentStep, FORM_STEPS, type ClosedState, type FormStep, type JourneyStep } from "./steps";
 
 const FORM_TOKEN_LENGTH = 32;
 const STATE_MAX_LENGTH = 500;
@@ -236,18 +236,20 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
   if (form.form_token !== journey.journey.formToken) throw new ApiError("csrf_token_invalid");
   const allowed = step === "offer" ? journey.current === "offer" : journey.application.status === "created" && journey.current !== "expired" && stepIsReached(journey.current, step);
   if (!allowed) return currentAddress(journey);
+  // A step opened from "Check your answers" (its Change link) goes back there once answered, if everything is.
+  const returning = form.return === "check-answers" && journey.current === "check-answers";
   try {
     const next = await ANSWERS[step](journey, form);
     await saveRefusal(journey, null);
-    return stepAddress(token, next);
+    return stepAddress(token, returning ? "check-answers" : next);
   } catch (error) {
     // The application moved on (a submit, a decision) after the journey was read: as for a step out of turn.
     if (error instanceof ApiError && error.code === "conflict") return whereItStands(token);
     if (!(error instanceof StepRefused)) throw error;
-    const { form_token: _formToken, ...values } = form;
+    const { form_token: _formToken, return: _return, ...values } = form;
     const id = randomToken(REFUSAL_ID_LENGTH);
     await saveRefusal(journey, { id, step, values: withoutAcceptedDatesOfBirth(values, error.errors), errors: error.errors });
-    return `${stepAddress(token, step)}?refused=${id}`;
+    return `${stepAddress(token, step)}?refused=${id}${returning ? "&return=check-answers" : ""}`;
   }
 }
 
@@ -261,7 +263,7 @@ async function whereItStands(token: string): Promise<string> {
   return currentAddress(journey);
 }
 
-const ORDER: readonly string[] = ["company", "about-you", "bank", "consents"];
+const ORDER: readonly string[] = FORM_STEPS;
 
 function stepIsReached(current: JourneyStep | ClosedState, step: FormStep): boolean {
   return ORDER.includes(current) && ORDER.indexOf(step) <= ORDER.indexOf(current);
@@ -345,10 +347,10 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
       if (error instanceof ApiError && error.code === "validation_failed") throw new StepRefused({ form: "Connecting a bank is not available here yet. Please contact the company that sent you this link." });
       throw error;
     }
-    return "consents";
+    return "check-answers";
   },
 
-  async consents(journey, form) {
+  async "check-answers"(journey, form) {
     const given = CONSENT_TYPES.filter((type) => form[`consent_${type}`] === "yes");
     const missing = CONSENT_TYPES.filter((type) => !given.includes(type));
     const consents = given.map((type) => ({ type, text_version: currentConsentText(type).version }));

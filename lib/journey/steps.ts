@@ -4,18 +4,21 @@
 // was, and no address can open a step the application has not reached.
 import type { ApplicationStatus } from "../generated/prisma/client";
 
-export const JOURNEY_STEPS = ["company", "about-you", "bank", "consents", "waiting", "offer", "done"] as const;
+export const JOURNEY_STEPS = ["company", "about-you", "bank", "check-answers", "waiting", "offer", "done"] as const;
 export type JourneyStep = (typeof JOURNEY_STEPS)[number];
 
-/** The steps an applicant fills in before submitting: each may be revisited while the application is `created`. */
-export const FORM_STEPS = ["company", "about-you", "bank", "consents"] as const satisfies readonly JourneyStep[];
+/**
+ * The steps an applicant fills in before submitting: each may be revisited while the application is `created`. The
+ * last, "Check your answers", is the only one that submits: every answer with a Change link, then the consents.
+ */
+export const FORM_STEPS = ["company", "about-you", "bank", "check-answers"] as const satisfies readonly JourneyStep[];
 export type FormStep = (typeof FORM_STEPS)[number];
 
 export const STEP_TITLES: Record<JourneyStep, string> = {
   company: "Your company",
   "about-you": "About you and the directors",
   bank: "Your bank",
-  consents: "Consents",
+  "check-answers": "Check your answers",
   waiting: "We are deciding",
   offer: "Your offer",
   done: "Done",
@@ -47,7 +50,7 @@ export function currentStep(progress: JourneyProgress): JourneyStep | ClosedStat
       if (!progress.companyConfirmed) return "company";
       if (!progress.identityChecked) return "about-you";
       if (!progress.bankConnected) return "bank";
-      return "consents";
+      return "check-answers";
     case "submitted":
     case "in_review":
       return "waiting";

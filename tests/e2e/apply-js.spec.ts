@@ -122,7 +122,7 @@ async function walkToOffer(journey: Page | FrameLocator) {
   await journey.getByRole("button", { name: "Continue" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await journey.getByRole("button", { name: "Connect Sandbox Bank" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Consents");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
   for (const box of await journey.getByRole("checkbox").all()) await box.check();
   await journey.getByRole("button", { name: "Submit application" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your offer", { timeout: 15_000 });

@@ -1,7 +1,8 @@
 // The hosted journey's GOV.UK patterns in Chromium behind the production server (docs/hosted-journey.md): a partner's
 // amount in odd pence shown as £1,000.50 and taken back as shown; the date of birth as Day, Month and Year with
 // its errors (summary in page order, "Error: " in the title, the field marked); no date of birth given in any
-// page's HTML, read over HTTP; the loan terms linked to their page; and after Submit application the offer reached
+// page's HTML, read over HTTP; "Check your answers" with a Change link that comes back to it; the loan terms linked
+// to their page; and after Submit application the offer reached
 // without a dead end, with JavaScript on a phone and with it off on a desktop. axe on every page.
 import { expect, test, type Page } from "@playwright/test";
 import { seriousViolations } from "./accessibility";
@@ -67,7 +68,7 @@ for (const walk of WALKS) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your bank");
 
     // Whoever holds the link reads no date of birth back, in any format, from any page.
-    for (const step of ["company", "about-you", "bank", "consents"]) {
+    for (const step of ["company", "about-you", "bank", "check-answers"]) {
       const html = await (await request.get(`${path}/${step}`)).text();
       for (const written of WRITTEN_DATE_OF_BIRTH) expect(html, `${step}: ${written}`).not.toContain(written);
       for (const match of html.matchAll(/<input [^>]*name="[^"]*date_of_birth[^"]*"[^>]*>/g)) expect(match[0], step).not.toMatch(/value="[^"]/);
@@ -79,13 +80,22 @@ for (const walk of WALKS) {
     await page.getByRole("button", { name: "Continue" }).click();
 
     await page.getByRole("button", { name: "Connect Sandbox Bank" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Consents");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
     await expect(page.getByRole("link", { name: "Business Loan terms and conditions (opens in new tab)" })).toHaveAttribute("href", "/business-loan-terms");
     const terms = await request.get("/business-loan-terms");
     expect(terms.status()).toBe(200);
     expect(await terms.text()).toContain("<h1>Business Loan terms and conditions</h1>");
+    await expect(page.getByRole("definition").filter({ hasText: "** ** 1980" })).toBeVisible();
+    await checkPage(page, label("4-check-answers"), walk.width, walk.javaScriptEnabled);
+
+    // A Change link opens its question, and answering it comes back to the summary.
+    await page.getByRole("link", { name: "Change the amount" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
+    await page.getByLabel("How much would you like to borrow?").fill("30,000");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
+    await expect(page.getByRole("definition").filter({ hasText: "£30,000.00" })).toBeVisible();
     await page.getByText("What a credit search involves").click();
-    await checkPage(page, label("4-consents"), walk.width, walk.javaScriptEnabled);
     for (const box of await page.getByRole("checkbox").all()) await box.check();
     await page.getByRole("button", { name: "Submit application" }).click();
 

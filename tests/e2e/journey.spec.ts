@@ -75,7 +75,7 @@ async function fillAboutYou(page: Page, lastName = "Lovelace") {
 async function connectBankAndConsent(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await page.getByRole("button", { name: "Connect Sandbox Bank" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Consents");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
   for (const label of await page.getByRole("checkbox").all()) await label.check();
   await page.getByRole("button", { name: "Submit application" }).click();
 }
@@ -163,7 +163,7 @@ test("a referred applicant waits for an underwriter, with a way to check for the
 test("a reload mid-journey resumes where the applicant was, and a later step cannot be opened by its address", async ({ page, request }) => {
   const { path } = await startApplication(request, "E2E Journey resume", APPROVED);
   await page.goto(path);
-  await page.goto(`${path}/consents`);
+  await page.goto(`${path}/check-answers`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish the earlier steps first");
   await expect(page.getByRole("link", { name: "Go to Your company" })).toBeVisible();
   await checkPage(page, "not-reached");

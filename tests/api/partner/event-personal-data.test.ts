@@ -119,7 +119,7 @@ async function fundThroughJourney(companyNumber: string) {
     ...dateOfBirthFields(DIRECTOR.date_of_birth, "director_1_"),
   })).toBe(`/apply/${handoffToken}/bank`);
   await answer("bank", { action: "connect" });
-  expect(await answer("consents", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);
+  expect(await answer("check-answers", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);
   expect((await untilDecided(application.id, () => call("GET", `/applications/${application.id}`))).status).toBe("approved");
   expect(await answer("offer", { signatory_name: SIGNATORY })).toBe(`/apply/${handoffToken}/done`);
 }

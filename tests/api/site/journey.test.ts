@@ -88,8 +88,8 @@ const CONSENTS = { consent_credit_search: "yes", consent_data_sharing: "yes", co
 async function throughToSubmitted(started: Started, aboutYou = ABOUT_YOU) {
   expect(await answer(started, "company", COMPANY)).toBe("about-you");
   expect(await answer(started, "about-you", aboutYou)).toBe("bank");
-  expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
-  expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+  expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
+  expect(await answer(started, "check-answers", CONSENTS)).toBe("waiting");
 }
 
 async function eventTypes(applicationId: string): Promise<string[]> {
@@ -114,9 +114,9 @@ describe("the time of a journey's request", () => {
     const started = await newApplication(APPROVED);
     expect(await answer(started, "company", COMPANY)).toBe("about-you");
     expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
-    expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
+    expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
     tickingClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 30)), 7);
-    expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+    expect(await answer(started, "check-answers", CONSENTS)).toBe("waiting");
     freezeClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 59)));
 
     const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
@@ -269,7 +269,7 @@ describe("refusals", () => {
     await answer(started, "company", COMPANY);
     await answer(started, "about-you", ABOUT_YOU);
     await answer(started, "bank", { action: "connect" });
-    expect(await answer(started, "consents", { consent_terms: "yes" })).toBe("consents");
+    expect(await answer(started, "check-answers", { consent_terms: "yes" })).toBe("check-answers");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
     expect(refusal.errors).toEqual({
@@ -294,7 +294,7 @@ describe("the pages around the submit", () => {
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).termMonths).toBe(18);
     await answer(started, "about-you", ABOUT_YOU);
     await answer(started, "bank", { action: "connect" });
-    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "consents" }), searchParams: Promise.resolve({}) }));
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "check-answers" }), searchParams: Promise.resolve({}) }));
     expect(html).toContain('<a href="/business-loan-terms" target="_blank" rel="noopener noreferrer">Business Loan terms and conditions (opens in new tab)</a>');
     expect(html).toContain("<summary>What a credit search involves</summary>");
     expect(html).toContain("<summary>Who we share the application with</summary>");
@@ -322,6 +322,45 @@ describe("the pages around the submit", () => {
     await decide(started.id);
     await answer(started, "offer", { signatory_name: "Ada Lovelace" });
     expect(await renderStep(started.token, "done")).toContain("Your reference is ORDER-4471 : keep it");
+  });
+});
+
+describe("check your answers", () => {
+  it("lists every answer grouped by step, the date of birth by its year only, each with a Change link that comes back here", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await answer(started, "about-you", { ...ABOUT_YOU, director_1_first_name: "Grace", director_1_last_name: "Hopper", ...dateOfBirthFields("1966-12-09", "director_1_") });
+    expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
+    const page = await renderStep(started.token, "check-answers");
+    for (const shown of [
+      "Your company Company Sandbox Trading 12990042 Ltd (12990042) Amount £20,000.00 Change the amount Term 12 months Change the term Purpose Working capital Change the purpose Annual turnover £500,000.00 Change the annual turnover",
+      "About you Name Ada Lovelace Change your name Date of birth ** ** 1980 Change your date of birth Email ada@example.co.uk Change your email Your role Director (or designated member of an LLP) Change your role",
+      "Other directors Other director 1 Grace Hopper, born ** ** 1966 Change other director 1",
+      "Your bank Business bank account Connected: twelve months of turnover,",
+    ]) {
+      expect(page).toContain(shown);
+    }
+    expect(page).not.toContain("1980-04-23");
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "check-answers" }), searchParams: Promise.resolve({}) }));
+    expect(html).toContain(`<a href="/apply/${started.token}/company?return=check-answers#amount">Change<span class="visually-hidden"> the amount</span></a>`);
+
+    // A Change link's page carries the way back, and its answer returns to the summary, even when refused first.
+    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({ return: "check-answers" }) }));
+    expect(company).toContain('<input type="hidden" name="return" value="check-answers"/>');
+    const refused = await post(started, "company", { ...COMPANY, amount: "5", return: "check-answers" });
+    expect(refused.headers.get("location")).toMatch(new RegExp(`^/apply/${started.token}/company\\?refused=\\w{16}&return=check-answers$`));
+    expect(await answer(started, "company", { ...COMPANY, amount: "30,000", return: "check-answers" })).toBe("check-answers");
+    expect(await renderStep(started.token, "check-answers")).toContain("Amount £30,000.00");
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "", return: "check-answers" })).toBe("check-answers");
+    expect(await answer(started, "bank", { action: "connect", return: "check-answers" })).toBe("check-answers");
+    // Without the way back, a step goes on to the next as before; nothing but the last step submits.
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
+  });
+
+  it("does not return to the summary from a step answered before the summary is reached", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, return: "check-answers" })).toBe("about-you");
   });
 });
 
@@ -367,7 +406,7 @@ describe("a date of birth already given", () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
     expect(await answer(started, "about-you", { ...APPLICANT, ...DIRECTOR })).toBe("bank");
-    for (const step of ["company", "about-you", "bank", "consents"]) {
+    for (const step of ["company", "about-you", "bank", "check-answers"]) {
       const html = await renderHtml(started.token, step);
       for (const written of WRITTEN) expect(html, `${step}: ${written}`).not.toContain(written);
       for (const value of Object.values(dateFieldValues(html))) expect(value, step).toBe("");
@@ -422,10 +461,10 @@ describe("the guards", () => {
   it("does not answer a step out of turn: a later step sends the browser back to the current one", async () => {
     const started = await newApplication();
     expect(await answer(started, "bank", { action: "connect" })).toBe("company");
-    expect(await answer(started, "consents", CONSENTS)).toBe("company");
+    expect(await answer(started, "check-answers", CONSENTS)).toBe("company");
     expect(await db().affordabilityRecord.count({ where: { applicationId: started.id } })).toBe(0);
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
-    expect(await renderStep(started.token, "consents")).toContain("Finish the earlier steps first");
+    expect(await renderStep(started.token, "check-answers")).toContain("Finish the earlier steps first");
   });
 
   it("shows a step of a submitted application as finished, and answers none of its forms", async () => {

@@ -163,11 +163,12 @@ export function SelectField({ name, label, options, error, defaultValue }: { nam
   );
 }
 
-/** A step's form: posted to the step's form handler with the journey's form token. */
-export function StepForm({ journey, step, children }: { journey: Journey; step: string; children: ReactNode }) {
+/** A step's form: posted to the step's form handler with the journey's form token, and where to return once answered. */
+export function StepForm({ journey, step, returnTo, children }: { journey: Journey; step: string; returnTo?: string; children: ReactNode }) {
   return (
     <form method="post" action={`/apply/${journey.token}/${step}/form`} noValidate>
       <input type="hidden" name="form_token" value={journey.journey.formToken} />
+      {returnTo ? <input type="hidden" name="return" value={returnTo} /> : null}
       {children}
     </form>
   );
@@ -253,5 +254,37 @@ export function RadiosField({ name, legend, options, error, defaultValue }: { na
         })}
       </fieldset>
     </div>
+  );
+}
+
+export interface SummaryRow {
+  key: string;
+  value: string;
+  /** The address of the question, with what to return to once it is answered. */
+  change?: string;
+  /** What the Change link changes, for a screen reader: "Change the amount". */
+  changeLabel?: string;
+  changeText?: string;
+}
+
+/** GOV.UK's summary list: each answer with its Change link, the link's purpose in full for a screen reader. */
+export function SummaryList({ rows }: { rows: readonly SummaryRow[] }) {
+  return (
+    <dl className="journey-summary-list">
+      {rows.map((row) => (
+        <div key={row.key} className="journey-summary-row">
+          <dt>{row.key}</dt>
+          <dd>{row.value}</dd>
+          <dd className="journey-summary-actions">
+            {row.change ? (
+              <a href={row.change}>
+                {row.changeText ?? "Change"}
+                <span className="visually-hidden"> {row.changeLabel}</span>
+              </a>
+            ) : null}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }

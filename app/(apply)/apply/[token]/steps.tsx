@@ -7,13 +7,14 @@ import { REASON_MESSAGES } from "@/lib/decisions/serialize";
 import type { OfferTerms } from "@/lib/decisions/offer-terms";
 import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
 import { DATE_PARTS, datePartField } from "@/lib/journey/date-of-birth";
-import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, type Journey } from "@/lib/journey/journey";
+import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, stepAddress, type Journey, type JourneyPerson } from "@/lib/journey/journey";
+import type { ReturnStep } from "@/lib/journey/schemas";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
 import type { ReactNode } from "react";
 import { applicantReference, formatAmountForInput, formatShortDate } from "../../format";
 import { EmbeddingBridge } from "./embedding-bridge";
-import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm } from "./journey-parts";
+import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm, SummaryList } from "./journey-parts";
 import { WaitingPoller } from "./waiting-poller";
 
 const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
@@ -25,7 +26,13 @@ const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
 };
 
 
-export function CompanyStep({ journey }: { journey: Journey }) {
+/** A step's page: its journey, and where it returns once answered when opened from a Change link. */
+interface StepProps {
+  journey: Journey;
+  returnTo?: ReturnStep;
+}
+
+export function CompanyStep({ journey, returnTo }: StepProps) {
   const { application } = journey;
   const { values, errors } = refusalFor(journey, "company");
   return (
@@ -43,7 +50,7 @@ export function CompanyStep({ journey }: { journey: Journey }) {
           <dd>{application.companyNumber}</dd>
         </div>
       </dl>
-      <StepForm journey={journey} step="company">
+      <StepForm journey={journey} step="company" returnTo={returnTo}>
         <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="decimal" error={errors.amount} defaultValue={values.amount ?? formatAmountForInput(application.amountPence)} />
         <Field
           name="term_months"
@@ -89,7 +96,7 @@ function PersonFields({ prefix, legend, errors, values, person, optional }: { pr
   );
 }
 
-export function AboutYouStep({ journey }: { journey: Journey }) {
+export function AboutYouStep({ journey, returnTo }: StepProps) {
   const { values, errors } = refusalFor(journey, "about-you");
   const [applicant, ...directors] = journey.people;
   const prefill = applicant ?? { first_name: journey.application.applicantFirstName ?? "", email: journey.application.applicantEmail ?? "" };
@@ -100,7 +107,7 @@ export function AboutYouStep({ journey }: { journey: Journey }) {
       <h1>{STEP_TITLES["about-you"]}</h1>
       <p className="lede">We check the identity of the person applying and of the company&apos;s other directors.</p>
       <ErrorSummary errors={errors} order={order} />
-      <StepForm journey={journey} step="about-you">
+      <StepForm journey={journey} step="about-you" returnTo={returnTo}>
         <fieldset className="journey-fieldset">
           <legend>You</legend>
           <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
@@ -128,7 +135,7 @@ export function AboutYouStep({ journey }: { journey: Journey }) {
   );
 }
 
-export function BankStep({ journey }: { journey: Journey }) {
+export function BankStep({ journey, returnTo }: StepProps) {
   const { errors } = refusalFor(journey, "bank");
   const sandbox = journey.application.environment === "sandbox";
   return (
@@ -146,7 +153,7 @@ export function BankStep({ journey }: { journey: Journey }) {
         {sandbox ? (
           <>
             <p className="journey-notice">This is the sandbox: no real bank is contacted. Sandbox Bank returns twelve months of turnover worked out from the company number.</p>
-            <StepForm journey={journey} step="bank">
+            <StepForm journey={journey} step="bank" returnTo={returnTo}>
               <button type="submit" name="action" value="connect" className="journey-button journey-bank-button">
                 Connect Sandbox Bank
               </button>
@@ -158,7 +165,7 @@ export function BankStep({ journey }: { journey: Journey }) {
       </section>
       {journey.monthlyTurnoverPence ? (
         <p>
-          <a href={`/apply/${journey.token}/consents`}>Continue without connecting again</a>
+          <a href={`/apply/${journey.token}/check-answers`}>{returnTo ? "Back to Check your answers" : "Continue without connecting again"}</a>
         </p>
       ) : null}
     </>
@@ -217,14 +224,71 @@ function ConsentText({ text }: { text: string }) {
   );
 }
 
-export function ConsentsStep({ journey }: { journey: Journey }) {
-  const { values, errors } = refusalFor(journey, "consents");
+const ROLE_LABELS: Record<JourneyPerson["role"], string> = { director: "Director (or designated member of an LLP)", psc: "Person with significant control" };
+
+/**
+ * "Check your answers" (GOV.UK's pattern), the last step and the only one that submits: every answer grouped by
+ * step, each with a Change link that opens its question and comes back here once it is answered; then the three
+ * consents and Submit application. A date of birth is shown by its year only.
+ */
+export function CheckAnswersStep({ journey }: StepProps) {
+  const { values, errors } = refusalFor(journey, "check-answers");
+  const { application } = journey;
+  const [applicant, ...directors] = journey.people;
+  const change = (step: string, field: string) => `${stepAddress(journey.token, step as JourneyStep)}?return=check-answers#${field}`;
+  const turnover = application.declaredAnnualTurnoverPence === null ? null : Number(application.declaredAnnualTurnoverPence);
   return (
     <>
-      <h1>{STEP_TITLES.consents}</h1>
-      <p className="lede">Read each statement and tick the box to agree. We need all three to consider the application.</p>
+      <h1>Check your answers before submitting your application</h1>
       <ErrorSummary errors={errors} order={CONSENT_TYPES.map((type) => `consent_${type}`)} />
-      <StepForm journey={journey} step="consents">
+      <h2 className="journey-summary-heading">Your company</h2>
+      <SummaryList
+        rows={[
+          { key: "Company", value: `${application.companyName} (${application.companyNumber})` },
+          { key: "Amount", value: formatPounds(application.amountPence), change: change("company", "amount"), changeLabel: "the amount" },
+          { key: "Term", value: `${application.termMonths} months`, change: change("company", "term_months"), changeLabel: "the term" },
+          { key: "Purpose", value: application.purpose ? PURPOSE_LABELS[application.purpose as (typeof APPLICATION_PURPOSES)[number]] : "Not given", change: change("company", "purpose"), changeLabel: "the purpose" },
+          { key: "Annual turnover", value: turnover === null ? "Not given" : formatPounds(turnover), change: change("company", "annual_turnover"), changeLabel: "the annual turnover" },
+        ]}
+      />
+      <h2 className="journey-summary-heading">About you</h2>
+      {applicant ? (
+        <SummaryList
+          rows={[
+            { key: "Name", value: `${applicant.first_name} ${applicant.last_name}`, change: change("about-you", "first_name"), changeLabel: "your name" },
+            { key: "Date of birth", value: maskedDateOfBirth(applicant.date_of_birth), change: change("about-you", "date_of_birth-day"), changeLabel: "your date of birth" },
+            { key: "Email", value: applicant.email ?? "", change: change("about-you", "email"), changeLabel: "your email" },
+            { key: "Your role", value: ROLE_LABELS[applicant.role], change: change("about-you", "role"), changeLabel: "your role" },
+          ]}
+        />
+      ) : null}
+      <h2 className="journey-summary-heading">Other directors</h2>
+      <SummaryList
+        rows={
+          directors.length === 0
+            ? [{ key: "Other directors", value: "None added", change: change("about-you", "director_1_first_name"), changeLabel: "the other directors", changeText: "Add" }]
+            : directors.map((director, index) => ({
+                key: `Other director ${index + 1}`,
+                value: `${director.first_name} ${director.last_name}, born ${maskedDateOfBirth(director.date_of_birth)}`,
+                change: change("about-you", `director_${index + 1}_first_name`),
+                changeLabel: `other director ${index + 1}`,
+              }))
+        }
+      />
+      <h2 className="journey-summary-heading">Your bank</h2>
+      <SummaryList
+        rows={[
+          {
+            key: "Business bank account",
+            value: journey.monthlyTurnoverPence ? `Connected: twelve months of turnover, ${formatPounds(journey.monthlyTurnoverPence.reduce((sum, month) => sum + month, 0))} in all` : "Not connected",
+            change: change("bank", "bank-heading"),
+            changeLabel: "the bank account",
+          },
+        ]}
+      />
+      <h2 className="journey-summary-heading">Now submit your application</h2>
+      <p>Read each statement and tick the box to agree. We need all three to consider the application.</p>
+      <StepForm journey={journey} step="check-answers">
         {CONSENT_TYPES.map((type) => {
           const text = currentConsentText(type);
           const name = `consent_${type}`;

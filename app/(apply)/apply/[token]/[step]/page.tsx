@@ -6,11 +6,11 @@ import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
-import { journeyPageParamsSchema, journeyPageQuerySchema } from "@/lib/journey/schemas";
+import { journeyPageParamsSchema, journeyPageQuerySchema, type ReturnStep } from "@/lib/journey/schemas";
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
-import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
 import "../../journey.css";
 
@@ -25,12 +25,13 @@ const openJourneyOnce = cache((token: string) => openJourney(token));
  * The journey of the page's address; its refused form only at the address the refused post redirected to (the
  * refusal's id in `refused`): errors belong to the post that caused them, not to whoever opens the link later.
  */
-async function journeyOf({ params, searchParams }: Props): Promise<{ journey: Journey | null; token?: string; step?: JourneyStep }> {
+async function journeyOf({ params, searchParams }: Props): Promise<{ journey: Journey | null; token?: string; step?: JourneyStep; returnTo?: ReturnStep }> {
   const { token, step } = readPageValues(journeyPageParamsSchema.shape, await params);
-  const { refused } = readPageValues(journeyPageQuerySchema.shape, (await searchParams) ?? {});
+  const { refused, return: returnTo } = readPageValues(journeyPageQuerySchema.shape, (await searchParams) ?? {});
   const journey = token && step ? await openJourneyOnce(token) : null;
   if (!journey) return { journey: null, token, step };
-  return { journey: { ...journey, refusal: journey.refusal && journey.refusal.id === refused && journey.refusal.step === step ? journey.refusal : null }, token, step };
+  const refusal = journey.refusal && journey.refusal.id === refused && journey.refusal.step === step ? journey.refusal : null;
+  return { journey: { ...journey, refusal }, token, step, returnTo };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -40,7 +41,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 }
 
 export default async function JourneyStepPage(props: Props) {
-  const { journey, token, step } = await journeyOf(props);
+  const { journey, token, step, returnTo } = await journeyOf(props);
   if (!journey || !token || !step) return frame(null, <NotFoundJourney />);
   const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
@@ -50,10 +51,10 @@ export default async function JourneyStepPage(props: Props) {
   if (!access.open && step === "waiting" && access.reason === "left") redirect(`/apply/${token}/${journey.current}`);
   if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
-    company: () => <CompanyStep journey={journey} />,
-    "about-you": () => <AboutYouStep journey={journey} />,
-    bank: () => <BankStep journey={journey} />,
-    consents: () => <ConsentsStep journey={journey} />,
+    company: () => <CompanyStep journey={journey} returnTo={returnTo} />,
+    "about-you": () => <AboutYouStep journey={journey} returnTo={returnTo} />,
+    bank: () => <BankStep journey={journey} returnTo={returnTo} />,
+    "check-answers": () => <CheckAnswersStep journey={journey} />,
     waiting: () => <WaitingStep journey={journey} now={journey.now} />,
     offer: () => <OfferStep journey={journey} />,
     done: () => <DoneStep journey={journey} />,
