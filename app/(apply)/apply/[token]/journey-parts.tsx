@@ -4,6 +4,10 @@ import type { ReactNode } from "react";
 import { DATE_PARTS, datePartField, type DatePart } from "@/lib/journey/date-of-birth";
 import { stepAddress, type Journey } from "@/lib/journey/journey";
 import { ErrorSummaryFocus } from "./error-summary-focus";
+import styles from "./journey-parts.module.css";
+
+/** The pieces' classes, for a step that lays out a field of its own (a consent's checkbox, a person's fieldset). */
+export { styles as partStyles };
 import { FORM_STEPS, STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 
 /** Where the application has got to, so the progress list can mark what is done and link back to it. */
@@ -17,19 +21,19 @@ export function JourneyFrame({ step, position, children }: { step: JourneyStep |
   // The form steps up to the one reached can all be opened while the application is being filled in.
   const reached = position ? (FORM_STEPS as readonly string[]).indexOf(position.reached) : -1;
   return (
-    <div className="branded-frame journey">
+    <div className={`branded-frame ${styles.frame}`}>
       <header className="branded-header">
         <p className="branded-name">Lending Platform</p>
         <p className="branded-tagline">Business finance application</p>
       </header>
       {index >= 0 ? (
-        <nav aria-label="Application progress" className="journey-progress">
+        <nav aria-label="Application progress" className={styles.progress}>
           <p>
             Step {index + 1} of {FORM_STEPS.length}
           </p>
           <ol>
             {FORM_STEPS.map((formStep, at) => (
-              <li key={formStep} aria-current={at === index ? "step" : undefined} className={at === index ? "current" : at < reached ? "done" : ""}>
+              <li key={formStep} aria-current={at === index ? "step" : undefined} className={at === index ? styles.current : at < reached ? styles.done : undefined}>
                 {position && at !== index && at <= reached ? (
                   <a href={stepAddress(position.token, formStep)}>
                     {STEP_TITLES[formStep]}
@@ -43,9 +47,9 @@ export function JourneyFrame({ step, position, children }: { step: JourneyStep |
           </ol>
         </nav>
       ) : null}
-      <main className="journey-main">{children}</main>
+      <main className={styles.main}>{children}</main>
       {index >= 0 ? (
-        <footer className="journey-footer">
+        <footer className={styles.footer}>
           <p>Your answers are saved as you go: you can leave and come back to this link.</p>
         </footer>
       ) : null}
@@ -68,7 +72,7 @@ export function ErrorSummary({ errors, order }: { errors: Record<string, string>
   const position = (field: string) => (field === "form" ? -1 : order.indexOf(field) === -1 ? order.length : order.indexOf(field));
   const sorted = [...fields].sort((left, right) => position(left) - position(right));
   return (
-    <div className="journey-error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+    <div className={styles.errorSummary} role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
         {sorted.map((field) => (
@@ -100,21 +104,21 @@ interface FieldProps {
 export function Field({ name, label, hint, error, defaultValue, type = "text", autoComplete, inputMode, required = true, prefix, suffix, width }: FieldProps) {
   const described = [hint ? `${name}-hint` : null, error ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
+    <div className={error ? `${styles.field} ${styles.fieldError}` : styles.field}>
       <label htmlFor={name}>{label}</label>
       {hint ? (
-        <p className="journey-hint" id={`${name}-hint`}>
+        <p className={styles.hint} id={`${name}-hint`}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="journey-error" id={`${name}-error`}>
+        <p className={styles.error} id={`${name}-error`}>
           {error}
         </p>
       ) : null}
-      <div className="journey-input-row">
+      <div className={styles.inputRow}>
         {prefix ? (
-          <span className="journey-prefix" aria-hidden="true">
+          <span className={styles.prefix} aria-hidden="true">
             {prefix}
           </span>
         ) : null}
@@ -126,12 +130,12 @@ export function Field({ name, label, hint, error, defaultValue, type = "text", a
           autoComplete={autoComplete}
           inputMode={inputMode}
           required={required}
-          className={width === "short" ? "journey-input-short" : undefined}
+          className={width === "short" ? styles.inputShort : undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={described}
         />
         {suffix ? (
-          <span className="journey-suffix" aria-hidden="true">
+          <span className={styles.suffix} aria-hidden="true">
             {suffix}
           </span>
         ) : null}
@@ -142,10 +146,10 @@ export function Field({ name, label, hint, error, defaultValue, type = "text", a
 
 export function SelectField({ name, label, options, error, defaultValue }: { name: string; label: string; options: ReadonlyArray<readonly [string, string]>; error?: string; defaultValue?: string }) {
   return (
-    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
+    <div className={error ? `${styles.field} ${styles.fieldError}` : styles.field}>
       <label htmlFor={name}>{label}</label>
       {error ? (
-        <p className="journey-error" id={`${name}-error`}>
+        <p className={styles.error} id={`${name}-error`}>
           {error}
         </p>
       ) : null}
@@ -176,13 +180,14 @@ export function StepForm({ journey, step, returnTo, children }: { journey: Journ
 
 export function Continue({ children = "Continue" }: { children?: ReactNode }) {
   return (
-    <button type="submit" className="journey-button">
+    <button type="submit" className={styles.button}>
       {children}
     </button>
   );
 }
 
 const DATE_PART_LABELS: Record<DatePart, string> = { day: "Day", month: "Month", year: "Year" };
+const DATE_PART_CLASSES = { day: "dateDay", month: "dateMonth", year: "dateYear" } as const satisfies Record<DatePart, string>;
 
 /**
  * A date as GOV.UK asks for one: a fieldset whose legend is the question, and three text fields (Day, Month, Year)
@@ -195,22 +200,22 @@ export function DateField({ name, legend, hint, errors, values, autoComplete }: 
   const marked = (part: DatePart) => Boolean(error) && (!/must include a/.test(error!) || (values[datePartField(name, part)] ?? "").trim() === "" || errorField === datePartField(name, part));
   const described = [`${name}-hint`, error ? `${name}-error` : null].filter(Boolean).join(" ");
   return (
-    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
-      <fieldset className="journey-date" aria-describedby={described}>
+    <div className={error ? `${styles.field} ${styles.fieldError}` : styles.field}>
+      <fieldset className={styles.date} aria-describedby={described}>
         <legend>{legend}</legend>
-        <p className="journey-hint" id={`${name}-hint`}>
+        <p className={styles.hint} id={`${name}-hint`}>
           {hint}
         </p>
         {error ? (
-          <p className="journey-error" id={`${name}-error`}>
+          <p className={styles.error} id={`${name}-error`}>
             {error}
           </p>
         ) : null}
-        <div className="journey-date-parts">
+        <div className={styles.dateParts}>
           {DATE_PARTS.map((part) => {
             const field = datePartField(name, part);
             return (
-              <div key={part} className={`journey-date-part journey-date-${part}`}>
+              <div key={part} className={`${styles.datePart} ${styles[DATE_PART_CLASSES[part]]}`}>
                 <label htmlFor={field}>{DATE_PART_LABELS[part]}</label>
                 <input
                   id={field}
@@ -219,7 +224,7 @@ export function DateField({ name, legend, hint, errors, values, autoComplete }: 
                   inputMode="numeric"
                   autoComplete={autoComplete ? `bday-${part}` : "off"}
                   defaultValue={values[field] ?? ""}
-                  className={marked(part) ? "journey-input-error" : undefined}
+                  className={marked(part) ? styles.inputError : undefined}
                   aria-invalid={marked(part) ? true : undefined}
                 />
               </div>
@@ -234,11 +239,11 @@ export function DateField({ name, legend, hint, errors, values, autoComplete }: 
 /** A short list as GOV.UK asks it: radios in a fieldset whose legend is the question, each option's label in full. */
 export function RadiosField({ name, legend, options, error, defaultValue }: { name: string; legend: string; options: ReadonlyArray<readonly [string, string]>; error?: string; defaultValue?: string }) {
   return (
-    <div className={`journey-field${error ? " journey-field-error" : ""}`}>
-      <fieldset className="journey-radios" aria-describedby={error ? `${name}-error` : undefined}>
+    <div className={error ? `${styles.field} ${styles.fieldError}` : styles.field}>
+      <fieldset className={styles.radios} aria-describedby={error ? `${name}-error` : undefined}>
         <legend>{legend}</legend>
         {error ? (
-          <p className="journey-error" id={`${name}-error`}>
+          <p className={styles.error} id={`${name}-error`}>
             {error}
           </p>
         ) : null}
@@ -246,7 +251,7 @@ export function RadiosField({ name, legend, options, error, defaultValue }: { na
           // The first option carries the field's own id, so the error summary's link lands on the list.
           const id = index === 0 ? name : `${name}-${value}`;
           return (
-            <div key={value} className="journey-radio">
+            <div key={value} className={styles.radio}>
               <input type="radio" id={id} name={name} value={value} defaultChecked={defaultValue === value} aria-invalid={error ? true : undefined} />
               <label htmlFor={id}>{text}</label>
             </div>
@@ -270,12 +275,12 @@ export interface SummaryRow {
 /** GOV.UK's summary list: each answer with its Change link, the link's purpose in full for a screen reader. */
 export function SummaryList({ rows }: { rows: readonly SummaryRow[] }) {
   return (
-    <dl className="journey-summary-list">
+    <dl className={styles.summaryList}>
       {rows.map((row) => (
-        <div key={row.key} className="journey-summary-row">
+        <div key={row.key} className={styles.summaryRow}>
           <dt>{row.key}</dt>
           <dd>{row.value}</dd>
-          <dd className="journey-summary-actions">
+          <dd className={styles.summaryActions}>
             {row.change ? (
               <a href={row.change}>
                 {row.changeText ?? "Change"}

@@ -14,7 +14,8 @@ import { formatPounds } from "@/lib/money";
 import type { ReactNode } from "react";
 import { applicantReference, formatAmountForInput, formatShortDate } from "../../format";
 import { EmbeddingBridge } from "./embedding-bridge";
-import { Continue, DateField, ErrorSummary, Field, RadiosField, refusalFor, SelectField, StepForm, SummaryList } from "./journey-parts";
+import { Continue, DateField, ErrorSummary, Field, partStyles, RadiosField, refusalFor, SelectField, StepForm, SummaryList } from "./journey-parts";
+import styles from "./steps.module.css";
 import { WaitingPoller } from "./waiting-poller";
 
 const PURPOSE_LABELS: Record<(typeof APPLICATION_PURPOSES)[number], string> = {
@@ -87,7 +88,7 @@ function dateOfBirthHint(given: string | undefined): string {
 function PersonFields({ prefix, legend, errors, values, person, optional }: { prefix: string; legend: string; errors: Record<string, string>; values: Record<string, string>; person?: Record<string, string | undefined>; optional?: boolean }) {
   const value = (field: string) => values[`${prefix}${field}`] ?? person?.[field] ?? "";
   return (
-    <fieldset className="journey-fieldset">
+    <fieldset className={partStyles.fieldset}>
       <legend>{legend}</legend>
       <Field name={`${prefix}first_name`} label="First name" autoComplete={optional ? "off" : "given-name"} required={!optional} error={errors[`${prefix}first_name`]} defaultValue={value("first_name")} />
       <Field name={`${prefix}last_name`} label="Last name" autoComplete={optional ? "off" : "family-name"} required={!optional} error={errors[`${prefix}last_name`]} defaultValue={value("last_name")} />
@@ -108,7 +109,7 @@ export function AboutYouStep({ journey, returnTo }: StepProps) {
       <p className="lede">We check the identity of the person applying and of the company&apos;s other directors.</p>
       <ErrorSummary errors={errors} order={order} />
       <StepForm journey={journey} step="about-you" returnTo={returnTo}>
-        <fieldset className="journey-fieldset">
+        <fieldset className={partStyles.fieldset}>
           <legend>You</legend>
           <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
           <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
@@ -144,17 +145,17 @@ export function BankStep({ journey, returnTo }: StepProps) {
       <p className="lede">Connect the company&apos;s business bank account so we can see its turnover. We never see your bank login details.</p>
       <ErrorSummary errors={errors} order={[]} />
       {journey.monthlyTurnoverPence ? (
-        <p className="journey-notice">
+        <p className={styles.notice}>
           Connected: twelve months of turnover, {formatPounds(journey.monthlyTurnoverPence.reduce((sum, month) => sum + month, 0))} in all. You can connect again to refresh it.
         </p>
       ) : null}
-      <section className="journey-bank" aria-labelledby="bank-heading">
+      <section className={styles.bank} aria-labelledby="bank-heading">
         <h2 id="bank-heading">Choose your bank</h2>
         {sandbox ? (
           <>
-            <p className="journey-notice">This is the sandbox: no real bank is contacted. Sandbox Bank returns twelve months of turnover worked out from the company number.</p>
+            <p className={styles.notice}>This is the sandbox: no real bank is contacted. Sandbox Bank returns twelve months of turnover worked out from the company number.</p>
             <StepForm journey={journey} step="bank" returnTo={returnTo}>
-              <button type="submit" name="action" value="connect" className="journey-button journey-bank-button">
+              <button type="submit" name="action" value="connect" className={`${partStyles.button} ${styles.bankButton}`}>
                 Connect Sandbox Bank
               </button>
             </StepForm>
@@ -241,7 +242,7 @@ export function CheckAnswersStep({ journey }: StepProps) {
     <>
       <h1>Check your answers before submitting your application</h1>
       <ErrorSummary errors={errors} order={CONSENT_TYPES.map((type) => `consent_${type}`)} />
-      <h2 className="journey-summary-heading">Your company</h2>
+      <h2 className={styles.summaryHeading}>Your company</h2>
       <SummaryList
         rows={[
           { key: "Company", value: `${application.companyName} (${application.companyNumber})` },
@@ -251,7 +252,7 @@ export function CheckAnswersStep({ journey }: StepProps) {
           { key: "Annual turnover", value: turnover === null ? "Not given" : formatPounds(turnover), change: change("company", "annual_turnover"), changeLabel: "the annual turnover" },
         ]}
       />
-      <h2 className="journey-summary-heading">About you</h2>
+      <h2 className={styles.summaryHeading}>About you</h2>
       {applicant ? (
         <SummaryList
           rows={[
@@ -262,7 +263,7 @@ export function CheckAnswersStep({ journey }: StepProps) {
           ]}
         />
       ) : null}
-      <h2 className="journey-summary-heading">Other directors</h2>
+      <h2 className={styles.summaryHeading}>Other directors</h2>
       <SummaryList
         rows={
           directors.length === 0
@@ -275,7 +276,7 @@ export function CheckAnswersStep({ journey }: StepProps) {
               }))
         }
       />
-      <h2 className="journey-summary-heading">Your bank</h2>
+      <h2 className={styles.summaryHeading}>Your bank</h2>
       <SummaryList
         rows={[
           {
@@ -286,7 +287,7 @@ export function CheckAnswersStep({ journey }: StepProps) {
           },
         ]}
       />
-      <h2 className="journey-summary-heading">Now submit your application</h2>
+      <h2 className={styles.summaryHeading}>Now submit your application</h2>
       <p>Read each statement and tick the box to agree. We need all three to consider the application.</p>
       <StepForm journey={journey} step="check-answers">
         {CONSENT_TYPES.map((type) => {
@@ -294,22 +295,22 @@ export function CheckAnswersStep({ journey }: StepProps) {
           const name = `consent_${type}`;
           const details = CONSENT_DETAILS[type];
           return (
-            <div key={type} className={`journey-consent${errors[name] ? " journey-field-error" : ""}`}>
+            <div key={type} className={errors[name] ? `${styles.consent} ${partStyles.fieldError}` : styles.consent}>
               <p id={`${name}-text`}>
                 <ConsentText text={text.text} />
               </p>
               {details ? (
-                <details className="journey-details">
+                <details className={styles.details}>
                   <summary>{details.summary}</summary>
-                  <div className="journey-details-body">{details.body}</div>
+                  <div className={styles.detailsBody}>{details.body}</div>
                 </details>
               ) : null}
               {errors[name] ? (
-                <p className="journey-error" id={`${name}-error`}>
+                <p className={partStyles.error} id={`${name}-error`}>
                   {errors[name]}
                 </p>
               ) : null}
-              <div className="journey-checkbox">
+              <div className={styles.checkbox}>
                 <input
                   type="checkbox"
                   id={name}
@@ -401,18 +402,18 @@ export function OfferStep({ journey }: { journey: Journey }) {
           <dd>{terms.term_months} months</dd>
         </div>
       </dl>
-      <figure className="journey-chart">
+      <figure className={styles.chart}>
         <figcaption>Repayment schedule: what you pay each month, split into principal and interest</figcaption>
-        <ol className="journey-bars">
+        <ol className={styles.bars}>
           {terms.schedule.map((row) => (
             <li key={row.number}>
-              <span className="journey-bar-label">{formatShortDate(row.due_date)}</span>
+              <span className={styles.barLabel}>{formatShortDate(row.due_date)}</span>
               {/* SVG geometry, not inline styles: the journey's policy allows no inline style. */}
-              <svg className="journey-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                <rect className="journey-bar-principal" x="0" y="0" height="10" width={(row.principal_pence / largest) * 100} />
-                <rect className="journey-bar-interest" x={(row.principal_pence / largest) * 100} y="0" height="10" width={(row.interest_pence / largest) * 100} />
+              <svg className={styles.bar} viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                <rect className={styles.barPrincipal} x="0" y="0" height="10" width={(row.principal_pence / largest) * 100} />
+                <rect className={styles.barInterest} x={(row.principal_pence / largest) * 100} y="0" height="10" width={(row.interest_pence / largest) * 100} />
               </svg>
-              <span className="journey-bar-value">
+              <span className={styles.barValue}>
                 {formatPounds(row.payment_pence)}
                 <span className="visually-hidden">
                   : {formatPounds(row.principal_pence)} principal and {formatPounds(row.interest_pence)} interest
@@ -421,8 +422,8 @@ export function OfferStep({ journey }: { journey: Journey }) {
             </li>
           ))}
         </ol>
-        <p className="journey-legend">
-          <span className="journey-key journey-key-principal" aria-hidden="true" /> Principal <span className="journey-key journey-key-interest" aria-hidden="true" /> Interest
+        <p className={styles.legend}>
+          <span className={`${styles.key} ${styles.keyPrincipal}`} aria-hidden="true" /> Principal <span className={`${styles.key} ${styles.keyInterest}`} aria-hidden="true" /> Interest
         </p>
       </figure>
       <StepForm journey={journey} step="offer">
@@ -468,7 +469,7 @@ function ContinueTo({ address }: { address: string }) {
   return (
     <p>
       {/* The top window: inside the apply.js widget's frame, the partner's page is the whole window's to leave. */}
-      <a className="journey-button" href={address} target="_top">
+      <a className={partStyles.button} href={address} target="_top">
         Continue
       </a>
     </p>
@@ -528,7 +529,7 @@ export function ElsewherePage({ journey, reason, current }: { journey: Journey; 
         {reason === "not_reached" ? `Your application is at “${STEP_TITLES[current]}”.` : (STANDING[current] ?? `Your application is at “${STEP_TITLES[current]}”.`)}
       </p>
       <p>
-        <a className="journey-button" href={`/apply/${journey.token}/${current}`}>
+        <a className={partStyles.button} href={`/apply/${journey.token}/${current}`}>
           Go to {STEP_TITLES[current]}
         </a>
       </p>

@@ -12,7 +12,6 @@ import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
 import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
-import "../../journey.css";
 
 export const dynamic = "force-dynamic";
 
