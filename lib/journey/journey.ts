@@ -19,7 +19,7 @@ import { ApiError, notFound } from "../errors";
 import { Prisma, type Application, type ApplicationJourney, type Decision } from "../generated/prisma/client";
 import { requestString } from "../wire/request-string";
 import { randomToken } from "../ids";
-import { IDENTITY_ROLES, MINIMUM_AGE_YEARS, type IdentityPerson } from "../identity/schemas";
+import { IDENTITY_ROLES, MAX_PEOPLE_PER_CHECK, MINIMUM_AGE_YEARS, type IdentityPerson } from "../identity/schemas";
 import { IDENTITY_CHECKS_PER_DAY, IdentityCheckCapError, latestIdentityCheckFor, runIdentityCheck } from "../identity/service";
 import type { Tenant } from "../tenant";
 import { formatWholePounds } from "../money";
@@ -31,8 +31,6 @@ import { currentStep, FORM_STEPS, type ClosedState, type FormStep, type JourneyS
 const FORM_TOKEN_LENGTH = 32;
 const STATE_MAX_LENGTH = 500;
 const REFUSAL_ID_LENGTH = 16;
-/** Further directors the "About you" form has rows for (an empty row is skipped). */
-export const FURTHER_DIRECTOR_ROWS = 2;
 
 export interface JourneyPerson {
   first_name: string;
@@ -103,7 +101,13 @@ export async function openJourney(token: string, options: { callerState?: string
     now,
     current: lapsed
       ? "expired"
-      : currentStep({ status: application.status, companyConfirmed: journey.companyConfirmedAt !== null, identityChecked: identity !== null, bankConnected: affordability !== null }),
+      : currentStep({
+          status: application.status,
+          companyConfirmed: journey.companyConfirmedAt !== null,
+          applicantGiven: (journey.people as unknown[]).length > 0,
+          identityChecked: identity !== null,
+          bankConnected: affordability !== null,
+        }),
     identityStatus: identity?.status ?? null,
     monthlyTurnoverPence: affordability ? (affordability.monthlyTurnoverPence as number[]) : null,
     people: journey.people as unknown as JourneyPerson[],
@@ -160,13 +164,12 @@ const companyForm = z.object({
 
 const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} must be 100 characters or fewer`);
 
-/** Who a person's fields are about, as the page's messages name them: the applicant, or further director `row`. */
+/** Who a person's fields are about, as the page's messages name them: the applicant (`null`), or a director. */
 export function personSubject(row: number | null): DateSubject & { possessive: string } {
   if (row === null) {
     return { possessive: "your", name: "Date of birth", asked: "your date of birth", tooYoung: `You must be ${APPLICANT_MINIMUM_AGE_YEARS} or over to apply`, minimumAgeYears: APPLICANT_MINIMUM_AGE_YEARS };
   }
-  const who = `other director ${row}`;
-  return { possessive: `${who}'s`, name: `Other director ${row}'s date of birth`, asked: `${who}'s date of birth`, tooYoung: `Other director ${row} must be ${MINIMUM_AGE_YEARS} or over to be a director`, minimumAgeYears: MINIMUM_AGE_YEARS };
+  return { possessive: "the director's", name: "The director's date of birth", asked: "the director's date of birth", tooYoung: `A director must be ${MINIMUM_AGE_YEARS} or over`, minimumAgeYears: MINIMUM_AGE_YEARS };
 }
 
 /**
@@ -241,6 +244,8 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
   try {
     const next = await ANSWERS[step](journey, form);
     await saveRefusal(journey, null);
+    // A step that stays on its own page (a director added to the list) keeps the way back for its Continue.
+    if (next === step) return `${stepAddress(token, next)}${returning ? "?return=check-answers" : ""}`;
     return stepAddress(token, returning ? "check-answers" : next);
   } catch (error) {
     // The application moved on (a submit, a decision) after the journey was read: as for a step out of turn.
@@ -249,7 +254,9 @@ export async function answerStep(token: string, step: FormStep | "offer", form: 
     const { form_token: _formToken, return: _return, ...values } = form;
     const id = randomToken(REFUSAL_ID_LENGTH);
     await saveRefusal(journey, { id, step, values: withoutAcceptedDatesOfBirth(values, error.errors), errors: error.errors });
-    return `${stepAddress(token, step)}?refused=${id}${returning ? "&return=check-answers" : ""}`;
+    // A refused change of one director comes back to that director's fields.
+    const director = step === "directors" && form.action === "save" && /^\d{1,2}$/.test(form.director ?? "") ? `&director=${form.director}` : "";
+    return `${stepAddress(token, step)}?refused=${id}${director}${returning ? "&return=check-answers" : ""}`;
   }
 }
 
@@ -275,6 +282,38 @@ async function saveRefusal(journey: Journey, refusal: Refusal | null): Promise<v
     where: { applicationId: journey.application.id },
     data: { refusal: refusal === null ? Prisma.DbNull : (refusal as unknown as Prisma.InputJsonValue) },
   });
+}
+
+/** The fields of the directors' page's form for one director: `director_first_name`, `director_date_of_birth-day`, … */
+export const DIRECTOR_PREFIX = "director_";
+const DIRECTOR_FIELDS = [`${DIRECTOR_PREFIX}first_name`, `${DIRECTOR_PREFIX}last_name`, ...DATE_PARTS.map((part) => datePartField(`${DIRECTOR_PREFIX}date_of_birth`, part))];
+/** One identity check takes the applicant and at most this many others. */
+export const MAX_FURTHER_DIRECTORS = MAX_PEOPLE_PER_CHECK - 1;
+
+/** Keeps the people as answered, under the application's row lock and only while it is being filled in. */
+async function savePeople(journey: Journey, people: JourneyPerson[]): Promise<void> {
+  await transact(async (transaction) => {
+    const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
+    if (application.status !== "created") throw new ApiError("conflict");
+    await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: journey.now } });
+  });
+}
+
+/** Checks the identity of the people (the same service as the partner API's checks) and keeps them as checked. */
+async function checkPeople(journey: Journey, people: JourneyPerson[]): Promise<void> {
+  const { now } = journey;
+  try {
+    await withDeferredTransaction(async (deferred) => {
+      const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
+      // Only while the application is being filled in: its answers, the people decisioning weighs, stay as submitted.
+      await runIdentityCheck({ tenant: journey.tenant, now, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
+      const transaction = await deferred.open();
+      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
+    });
+  } catch (error) {
+    if (error instanceof IdentityCheckCapError) throw new StepRefused({ form: checksUsedUp(error.nextCheckAt) });
+    throw error;
+  }
 }
 
 const ukTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" });
@@ -305,37 +344,47 @@ const ANSWERS: Record<FormStep | "offer", Answer> = {
 
   async "about-you"(journey, form) {
     const { now } = journey;
-    // Every row is read before refusing, so the page shows every message at once.
+    // Every field is read before refusing, so the page shows every message at once.
     const errors: Record<string, string> = {};
     const stored = journey.people;
     const applicant = readPerson(form, "", null, now, stored[0]?.date_of_birth, errors);
     const contact = z.object({ email: emailField, role: roleField }).safeParse({ email: form.email ?? "", role: form.role });
     if (!contact.success) Object.assign(errors, errorsOf(contact.error));
-    const directors: JourneyPerson[] = [];
-    for (let row = 1; row <= FURTHER_DIRECTOR_ROWS; row += 1) {
-      const prefix = `director_${row}_`;
-      const fields = [`${prefix}first_name`, `${prefix}last_name`, ...DATE_PARTS.map((part) => datePartField(`${prefix}date_of_birth`, part))];
-      if (!fields.some((field) => (form[field] ?? "").trim() !== "")) continue;
-      const director = readPerson(form, prefix, row, now, stored[row]?.date_of_birth, errors);
-      if (director) directors.push({ ...director, role: "director" });
-    }
     if (!applicant || !contact.success || Object.keys(errors).length > 0) throw new StepRefused(errors);
-    const people: JourneyPerson[] = [
-      { ...applicant, role: contact.data.role, email: contact.data.email },
-      ...directors,
-    ];
-    try {
-      await withDeferredTransaction(async (deferred) => {
-        const checked: IdentityPerson[] = people.map(({ first_name, last_name, date_of_birth, role }) => ({ first_name, last_name, date_of_birth, role }));
-        // Only while the application is being filled in: its answers, the people decisioning weighs, stay as submitted.
-        await runIdentityCheck({ tenant: journey.tenant, now, applicationId: journey.application.id, people: checked, transaction: deferred, checkableStatuses: ["created"] });
-        const transaction = await deferred.open();
-        await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { people: people as unknown as Prisma.InputJsonValue, updatedAt: now } });
-      });
-    } catch (error) {
-      if (error instanceof IdentityCheckCapError) throw new StepRefused({ form: checksUsedUp(error.nextCheckAt) });
-      throw error;
+    const people: JourneyPerson[] = [{ ...applicant, role: contact.data.role, email: contact.data.email }, ...stored.slice(1)];
+    // Once the people were checked, a changed answer is checked again at once, so the check always matches them.
+    if (journey.identityStatus !== null) await checkPeople(journey, people);
+    else await savePeople(journey, people);
+    return "directors";
+  },
+
+  async directors(journey, form) {
+    const { now } = journey;
+    const stored = journey.people;
+    const directors = stored.slice(1);
+    const action = form.action ?? "continue";
+    const index = Number(form.director ?? "0");
+    if (action === "remove") {
+      if (!(index >= 1 && index <= directors.length)) throw new StepRefused({ form: "That director is no longer on the list." });
+      await savePeople(journey, stored.filter((_, at) => at !== index));
+      return "directors";
     }
+    const typed = DIRECTOR_FIELDS.some((field) => (form[field] ?? "").trim() !== "");
+    const changing = action === "save" && index >= 1 && index <= directors.length;
+    if (action === "add" || changing || typed) {
+      if (!changing && directors.length >= MAX_FURTHER_DIRECTORS) throw new StepRefused({ form: `You can add up to ${MAX_FURTHER_DIRECTORS} other directors.` });
+      const errors: Record<string, string> = {};
+      const director = readPerson(form, DIRECTOR_PREFIX, 0, now, changing ? stored[index]!.date_of_birth : undefined, errors);
+      if (!director) throw new StepRefused(errors);
+      const people = changing ? stored.map((person, at) => (at === index ? { ...director, role: "director" as const } : person)) : [...stored, { ...director, role: "director" as const }];
+      if (action !== "continue") {
+        await savePeople(journey, people);
+        return "directors";
+      }
+      await checkPeople(journey, people);
+      return "bank";
+    }
+    await checkPeople(journey, stored);
     return "bank";
   },
 

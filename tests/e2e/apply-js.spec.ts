@@ -111,7 +111,7 @@ async function walkToOffer(journey: Page | FrameLocator) {
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
   await expect(journey.getByLabel("First name").first()).toHaveValue("Ada");
   await journey.getByLabel("Last name").first().fill("Lovelace");
   const dateOfBirth = journey.getByRole("group", { name: "Date of birth" }).first();
@@ -120,6 +120,8 @@ async function walkToOffer(journey: Page | FrameLocator) {
   await dateOfBirth.getByLabel("Year").fill("1980");
   await journey.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await journey.getByRole("button", { name: "Continue" }).click();
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+  await journey.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await journey.getByRole("button", { name: "Connect Sandbox Bank" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
@@ -202,7 +204,7 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
 
   await journey.getByLabel("Last name").first().press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
@@ -211,7 +213,7 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await expect(page.getByRole("button", { name: "Apply for finance" })).toBeFocused();
 
   await page.getByRole("button", { name: "Apply for finance" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.getByRole("button", { name: "Close the application" }).click();
   await expect(page.locator("#result")).toHaveText(`closed ${closed}`);
   await page.getByRole("button", { name: "Apply for finance" }).click();

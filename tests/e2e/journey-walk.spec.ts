@@ -1,6 +1,7 @@
 // The hosted journey's GOV.UK patterns in Chromium behind the production server (docs/hosted-journey.md): a partner's
 // amount in odd pence shown as £1,000.50 and taken back as shown; the date of birth as Day, Month and Year with
-// its errors (summary in page order, "Error: " in the title, the field marked); no date of birth given in any
+// its errors (summary in page order, "Error: " in the title, the field marked); other directors added one at a time
+// and removed; no date of birth given in any
 // page's HTML, read over HTTP; "Check your answers" with a Change link that comes back to it; the loan terms linked
 // to their page; and after Submit application the offer reached
 // without a dead end, with JavaScript on a phone and with it off on a desktop. axe on every page.
@@ -17,8 +18,8 @@ const WALKS = [
 // Sandbox Bank's turnover comes from the third and fourth digits (docs/sandbox.md); the last four are the outcome.
 const APPROVED = "12990042";
 
-/** Every way a page could write the date of birth given below, 23 April 1980. */
-const WRITTEN_DATE_OF_BIRTH = ["1980-04-23", "23 April 1980", "23 Apr 1980", "23/04/1980", "23 4 1980"];
+/** Every way a page could write the dates of birth given below, 23 April 1980 and 9 December 1966. */
+const WRITTEN_DATE_OF_BIRTH = ["1980-04-23", "23 April 1980", "23 Apr 1980", "23/04/1980", "23 4 1980", "1966-12-09", "9 December 1966", "9 Dec 1966", "09/12/1966", "9 12 1966"];
 
 async function checkPage(page: Page, label: string, width: number, javaScriptEnabled: boolean) {
   if (javaScriptEnabled) expect(await seriousViolations(page), label).toEqual([]);
@@ -49,13 +50,13 @@ for (const walk of WALKS) {
     await page.getByRole("button", { name: "Continue" }).click();
 
     // A date without its month: GOV.UK's message, the month marked, the summary first and in page order.
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
     await page.getByLabel("Last name").first().fill("Lovelace");
     const dateOfBirth = page.getByRole("group", { name: "Date of birth" }).first();
     await dateOfBirth.getByLabel("Day").fill("23");
     await dateOfBirth.getByLabel("Year").fill("1980");
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page).toHaveTitle(/^Error: About you and the directors/);
+    await expect(page).toHaveTitle(/^Error: About you/);
     const summary = page.getByRole("alert", { name: "There is a problem" });
     await expect(summary.getByRole("link")).toHaveText(["Date of birth must include a month", "Select your role in the company"]);
     if (walk.javaScriptEnabled) await expect(summary).toBeFocused();
@@ -65,10 +66,33 @@ for (const walk of WALKS) {
     await dateOfBirth.getByLabel("Month").fill("4");
     await page.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
     await page.getByRole("button", { name: "Continue" }).click();
+
+    // Other directors, one at a time ("add another"): each added is listed with Change and Remove.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+    await page.getByLabel("First name").fill("Grace");
+    await page.getByLabel("Last name").fill("Hopper");
+    const directorDate = page.getByRole("group", { name: "Date of birth" });
+    await directorDate.getByLabel("Day").fill("9");
+    await directorDate.getByLabel("Year").fill("1966");
+    await page.getByRole("button", { name: "Add another director" }).click();
+    await expect(page.getByRole("alert", { name: "There is a problem" }).getByRole("link")).toHaveText(["The director's date of birth must include a month"]);
+    await directorDate.getByLabel("Month").fill("12");
+    await page.getByRole("button", { name: "Add another director" }).click();
+    await expect(page.getByRole("definition").filter({ hasText: "Grace Hopper, born ** ** 1966" })).toBeVisible();
+    await page.getByLabel("First name").fill("Katherine");
+    await page.getByLabel("Last name").fill("Johnson");
+    await directorDate.getByLabel("Day").fill("26");
+    await directorDate.getByLabel("Month").fill("8");
+    await directorDate.getByLabel("Year").fill("1958");
+    await page.getByRole("button", { name: "Add another director" }).click();
+    await checkPage(page, label("3-directors"), walk.width, walk.javaScriptEnabled);
+    await page.getByRole("button", { name: "Remove other director 2" }).click();
+    await expect(page.getByText("Katherine Johnson")).toHaveCount(0);
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your bank");
 
     // Whoever holds the link reads no date of birth back, in any format, from any page.
-    for (const step of ["company", "about-you", "bank", "check-answers"]) {
+    for (const step of ["company", "about-you", "directors", "directors?director=1", "bank", "check-answers"]) {
       const html = await (await request.get(`${path}/${step}`)).text();
       for (const written of WRITTEN_DATE_OF_BIRTH) expect(html, `${step}: ${written}`).not.toContain(written);
       for (const match of html.matchAll(/<input [^>]*name="[^"]*date_of_birth[^"]*"[^>]*>/g)) expect(match[0], step).not.toMatch(/value="[^"]/);
@@ -78,6 +102,8 @@ for (const walk of WALKS) {
     await expect(page.getByRole("group", { name: "Date of birth" }).first().getByLabel("Day")).toHaveValue("");
     await checkPage(page, label("3-about-you-given"), walk.width, walk.javaScriptEnabled);
     await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
 
     await page.getByRole("button", { name: "Connect Sandbox Bank" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");

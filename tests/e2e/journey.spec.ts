@@ -60,7 +60,7 @@ async function fillCompany(page: Page) {
 }
 
 async function fillAboutYou(page: Page, lastName = "Lovelace") {
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await expect(page.getByLabel("First name").first()).toHaveValue("Ada");
   await expect(page.getByLabel("Email")).toHaveValue("ada@example.co.uk");
   await page.getByLabel("Last name").first().fill(lastName);
@@ -70,6 +70,8 @@ async function fillAboutYou(page: Page, lastName = "Lovelace") {
   await dateOfBirth.getByLabel("Year").fill("1980");
   await page.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
 }
 
 async function connectBankAndConsent(page: Page) {
@@ -170,9 +172,9 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
 
   await page.goto(path);
   await fillCompany(page);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.reload();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.goto(path);
   await expect(page).toHaveURL(new RegExp(`${path}/about-you$`));
 
@@ -182,10 +184,10 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
   await progress.getByRole("link", { name: "Your company (done)" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
   await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20,000");
-  await expect(progress.getByRole("link")).toHaveText(["About you and the directors"]);
+  await expect(progress.getByRole("link")).toHaveText(["About you"]);
   await checkPage(page, "revisited-company");
-  await progress.getByRole("link", { name: "About you and the directors" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await progress.getByRole("link", { name: "About you" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
 
   await page.goto(`${path}/offer`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish the earlier steps first");

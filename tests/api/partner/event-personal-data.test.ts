@@ -110,14 +110,14 @@ async function fundThroughJourney(companyNumber: string) {
   };
   await answer("company", { amount: "12,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
   const { date_of_birth: applicantDateOfBirth, ...applicant } = APPLICANT;
-  expect(await answer("about-you", {
-    ...applicant,
-    ...dateOfBirthFields(applicantDateOfBirth),
-    role: "director",
-    director_1_first_name: DIRECTOR.first_name,
-    director_1_last_name: DIRECTOR.last_name,
-    ...dateOfBirthFields(DIRECTOR.date_of_birth, "director_1_"),
-  })).toBe(`/apply/${handoffToken}/bank`);
+  expect(await answer("about-you", { ...applicant, ...dateOfBirthFields(applicantDateOfBirth), role: "director" })).toBe(`/apply/${handoffToken}/directors`);
+  expect(await answer("directors", {
+    director_first_name: DIRECTOR.first_name,
+    director_last_name: DIRECTOR.last_name,
+    ...dateOfBirthFields(DIRECTOR.date_of_birth, "director_"),
+    action: "add",
+  })).toBe(`/apply/${handoffToken}/directors`);
+  expect(await answer("directors", { action: "continue" })).toBe(`/apply/${handoffToken}/bank`);
   await answer("bank", { action: "connect" });
   expect(await answer("check-answers", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);
   expect((await untilDecided(application.id, () => call("GET", `/applications/${application.id}`))).status).toBe("approved");

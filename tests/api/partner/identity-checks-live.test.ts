@@ -168,8 +168,10 @@ describe("the provider call", () => {
     provider.answer = everyoneVerified;
     expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
     expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1989-12-10"), email: "ada@example.co.uk", role: "director" })).toBe(
-      `/apply/${handoffToken}/bank`,
+      `/apply/${handoffToken}/directors`,
     );
+    // The check runs when the directors' page is finished.
+    expect(await postStep("directors", { action: "continue" })).toBe(`/apply/${handoffToken}/bank`);
     expect(calls.map((call) => call.connectionsInUse)).toEqual([0]);
     expect((await db().identityCheck.findFirstOrThrow({ where: { applicationId } })).status).toBe("verified");
   });

@@ -168,9 +168,9 @@ export function SelectField({ name, label, options, error, defaultValue }: { nam
 }
 
 /** A step's form: posted to the step's form handler with the journey's form token, and where to return once answered. */
-export function StepForm({ journey, step, returnTo, children }: { journey: Journey; step: string; returnTo?: string; children: ReactNode }) {
+export function StepForm({ journey, step, returnTo, inline, children }: { journey: Journey; step: string; returnTo?: string; inline?: boolean; children: ReactNode }) {
   return (
-    <form method="post" action={`/apply/${journey.token}/${step}/form`} noValidate>
+    <form method="post" action={`/apply/${journey.token}/${step}/form`} noValidate className={inline ? styles.inlineForm : undefined}>
       <input type="hidden" name="form_token" value={journey.journey.formToken} />
       {returnTo ? <input type="hidden" name="return" value={returnTo} /> : null}
       {children}
@@ -178,9 +178,10 @@ export function StepForm({ journey, step, returnTo, children }: { journey: Journ
   );
 }
 
-export function Continue({ children = "Continue" }: { children?: ReactNode }) {
+/** A form's button: Continue unless it says otherwise; `name` and `value` say which of a form's buttons was pressed. */
+export function Continue({ children = "Continue", name, value, secondary }: { children?: ReactNode; name?: string; value?: string; secondary?: boolean }) {
   return (
-    <button type="submit" className={styles.button}>
+    <button type="submit" name={name} value={value} className={secondary ? `${styles.button} ${styles.secondaryButton}` : styles.button}>
       {children}
     </button>
   );

@@ -7,7 +7,7 @@ import { REASON_MESSAGES } from "@/lib/decisions/serialize";
 import type { OfferTerms } from "@/lib/decisions/offer-terms";
 import { MAX_TERM_MONTHS, MIN_TERM_MONTHS } from "@/lib/decisions/pricing-table";
 import { DATE_PARTS, datePartField } from "@/lib/journey/date-of-birth";
-import { completionRedirect, FURTHER_DIRECTOR_ROWS, maskedDateOfBirth, stepAddress, type Journey, type JourneyPerson } from "@/lib/journey/journey";
+import { completionRedirect, DIRECTOR_PREFIX, MAX_FURTHER_DIRECTORS, maskedDateOfBirth, stepAddress, type Journey, type JourneyPerson } from "@/lib/journey/journey";
 import type { ReturnStep } from "@/lib/journey/schemas";
 import { STEP_TITLES, type ClosedState, type JourneyStep } from "@/lib/journey/steps";
 import { formatPounds } from "@/lib/money";
@@ -85,52 +85,117 @@ function dateOfBirthHint(given: string | undefined): string {
   return `We have it as ${maskedDateOfBirth(given)}. Leave it empty to keep it, or enter the date again to change it, for example, 27 3 1980`;
 }
 
-function PersonFields({ prefix, legend, errors, values, person, optional }: { prefix: string; legend: string; errors: Record<string, string>; values: Record<string, string>; person?: Record<string, string | undefined>; optional?: boolean }) {
-  const value = (field: string) => values[`${prefix}${field}`] ?? person?.[field] ?? "";
-  return (
-    <fieldset className={partStyles.fieldset}>
-      <legend>{legend}</legend>
-      <Field name={`${prefix}first_name`} label="First name" autoComplete={optional ? "off" : "given-name"} required={!optional} error={errors[`${prefix}first_name`]} defaultValue={value("first_name")} />
-      <Field name={`${prefix}last_name`} label="Last name" autoComplete={optional ? "off" : "family-name"} required={!optional} error={errors[`${prefix}last_name`]} defaultValue={value("last_name")} />
-      <DateField name={`${prefix}date_of_birth`} legend="Date of birth" hint={dateOfBirthHint(person?.date_of_birth)} errors={errors} values={values} autoComplete={!optional} />
-    </fieldset>
-  );
-}
-
 export function AboutYouStep({ journey, returnTo }: StepProps) {
   const { values, errors } = refusalFor(journey, "about-you");
-  const [applicant, ...directors] = journey.people;
+  const [applicant] = journey.people;
   const prefill = applicant ?? { first_name: journey.application.applicantFirstName ?? "", email: journey.application.applicantEmail ?? "" };
-  const personOrder = (prefix: string) => [`${prefix}first_name`, `${prefix}last_name`, ...DATE_PARTS.map((part) => datePartField(`${prefix}date_of_birth`, part))];
-  const order = [...personOrder(""), "email", "role", ...Array.from({ length: FURTHER_DIRECTOR_ROWS }, (_, index) => personOrder(`director_${index + 1}_`)).flat()];
+  const order = ["first_name", "last_name", ...DATE_PARTS.map((part) => datePartField("date_of_birth", part)), "email", "role"];
   return (
     <>
       <h1>{STEP_TITLES["about-you"]}</h1>
-      <p className="lede">We check the identity of the person applying and of the company&apos;s other directors.</p>
+      <p className="lede">We check the identity of the person applying, and next of the company&apos;s other directors.</p>
       <ErrorSummary errors={errors} order={order} />
       <StepForm journey={journey} step="about-you" returnTo={returnTo}>
-        <fieldset className={partStyles.fieldset}>
-          <legend>You</legend>
-          <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
-          <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
-          <DateField name="date_of_birth" legend="Date of birth" hint={dateOfBirthHint(applicant?.date_of_birth)} errors={errors} values={values} autoComplete />
-          <Field name="email" label="Email" type="email" autoComplete="email" error={errors.email} defaultValue={values.email ?? prefill.email ?? ""} />
-          <RadiosField
-            name="role"
-            legend="Your role"
-            options={[
-              ["director", "Director (or designated member of an LLP)"],
-              ["psc", "Person with significant control"],
-            ]}
-            error={errors.role}
-            defaultValue={values.role ?? applicant?.role}
-          />
-        </fieldset>
-        <p>If the company has other directors, add them here. Leave a row empty if there is nobody to add.</p>
-        {Array.from({ length: FURTHER_DIRECTOR_ROWS }, (_, index) => (
-          <PersonFields key={index} prefix={`director_${index + 1}_`} legend={`Other director ${index + 1} (optional)`} errors={errors} values={values} person={directors[index] as Record<string, string> | undefined} optional />
-        ))}
+        <Field name="first_name" label="First name" autoComplete="given-name" error={errors.first_name} defaultValue={values.first_name ?? prefill.first_name} />
+        <Field name="last_name" label="Last name" autoComplete="family-name" error={errors.last_name} defaultValue={values.last_name ?? (applicant?.last_name ?? "")} />
+        <DateField name="date_of_birth" legend="Date of birth" hint={dateOfBirthHint(applicant?.date_of_birth)} errors={errors} values={values} autoComplete />
+        <Field name="email" label="Email" type="email" autoComplete="email" error={errors.email} defaultValue={values.email ?? prefill.email ?? ""} />
+        <RadiosField
+          name="role"
+          legend="Your role"
+          options={[
+            ["director", "Director (or designated member of an LLP)"],
+            ["psc", "Person with significant control"],
+          ]}
+          error={errors.role}
+          defaultValue={values.role ?? applicant?.role}
+        />
         <Continue />
+      </StepForm>
+    </>
+  );
+}
+
+/**
+ * The company's other directors, as GOV.UK collects a list ("add another"): those added, each with Change and
+ * Remove, then the fields for one more with **Add another director**, and **Continue**, which checks everyone's
+ * identity. Changing one (`?director=2`) opens its fields alone: names as given, the date of birth asked again.
+ */
+export function DirectorsStep({ journey, returnTo, director }: StepProps & { director?: number }) {
+  const { values, errors } = refusalFor(journey, "directors");
+  const directors = journey.people.slice(1);
+  const changing = director !== undefined && director >= 1 && director <= directors.length ? directors[director - 1]! : null;
+  const field = (name: string) => `${DIRECTOR_PREFIX}${name}`;
+  const order = [field("first_name"), field("last_name"), ...DATE_PARTS.map((part) => datePartField(field("date_of_birth"), part))];
+  const full = directors.length >= MAX_FURTHER_DIRECTORS;
+  const fields = (person: JourneyPerson | null) => (
+    <>
+      <Field name={field("first_name")} label="First name" autoComplete="off" error={errors[field("first_name")]} defaultValue={values[field("first_name")] ?? person?.first_name ?? ""} />
+      <Field name={field("last_name")} label="Last name" autoComplete="off" error={errors[field("last_name")]} defaultValue={values[field("last_name")] ?? person?.last_name ?? ""} />
+      <DateField name={field("date_of_birth")} legend="Date of birth" hint={dateOfBirthHint(person?.date_of_birth)} errors={errors} values={values} autoComplete={false} />
+    </>
+  );
+  if (changing) {
+    return (
+      <>
+        <h1>Change other director {director}</h1>
+        <ErrorSummary errors={errors} order={order} />
+        <StepForm journey={journey} step="directors" returnTo={returnTo}>
+          <input type="hidden" name="director" value={String(director)} />
+          {fields(changing)}
+          <Continue name="action" value="save">
+            Save director
+          </Continue>
+        </StepForm>
+        <p>
+          <a href={`${stepAddress(journey.token, "directors")}${returnTo ? `?return=${returnTo}` : ""}`}>Back to the other directors</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{STEP_TITLES.directors}</h1>
+      <p className="lede">Add each of the company&apos;s other directors: we check their identity with yours. If there are none, continue.</p>
+      <ErrorSummary errors={errors} order={order} />
+      {directors.length > 0 ? (
+        <dl className={partStyles.summaryList}>
+          {directors.map((person, index) => (
+            <div key={index} className={partStyles.summaryRow}>
+              <dt>Other director {index + 1}</dt>
+              <dd>
+                {person.first_name} {person.last_name}, born {maskedDateOfBirth(person.date_of_birth)}
+              </dd>
+              <dd className={partStyles.summaryActions}>
+                <a href={`${stepAddress(journey.token, "directors")}?director=${index + 1}${returnTo ? `&return=${returnTo}` : ""}`}>
+                  Change<span className="visually-hidden"> other director {index + 1}</span>
+                </a>
+                <StepForm journey={journey} step="directors" returnTo={returnTo} inline>
+                  <input type="hidden" name="director" value={String(index + 1)} />
+                  <button type="submit" name="action" value="remove" className={styles.linkButton}>
+                    Remove<span className="visually-hidden"> other director {index + 1}</span>
+                  </button>
+                </StepForm>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p>No other directors added.</p>
+      )}
+      <StepForm journey={journey} step="directors" returnTo={returnTo}>
+        {full ? (
+          <p>You have added {MAX_FURTHER_DIRECTORS} other directors, the most one application can check.</p>
+        ) : (
+          <fieldset className={partStyles.fieldset}>
+            <legend>{directors.length > 0 ? "Add another director" : "Add a director"}</legend>
+            {fields(null)}
+            <Continue name="action" value="add" secondary>
+              Add another director
+            </Continue>
+          </fieldset>
+        )}
+        <Continue name="action" value="continue" />
       </StepForm>
     </>
   );
@@ -267,11 +332,11 @@ export function CheckAnswersStep({ journey }: StepProps) {
       <SummaryList
         rows={
           directors.length === 0
-            ? [{ key: "Other directors", value: "None added", change: change("about-you", "director_1_first_name"), changeLabel: "the other directors", changeText: "Add" }]
+            ? [{ key: "Other directors", value: "None added", change: `${stepAddress(journey.token, "directors")}?return=check-answers`, changeLabel: "the other directors", changeText: "Add" }]
             : directors.map((director, index) => ({
                 key: `Other director ${index + 1}`,
                 value: `${director.first_name} ${director.last_name}, born ${maskedDateOfBirth(director.date_of_birth)}`,
-                change: change("about-you", `director_${index + 1}_first_name`),
+                change: `${stepAddress(journey.token, "directors")}?director=${index + 1}&return=check-answers`,
                 changeLabel: `other director ${index + 1}`,
               }))
         }

@@ -10,7 +10,7 @@ import { journeyPageParamsSchema, journeyPageQuerySchema, type ReturnStep } from
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
-import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DirectorsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
 
 export const dynamic = "force-dynamic";
@@ -24,13 +24,13 @@ const openJourneyOnce = cache((token: string) => openJourney(token));
  * The journey of the page's address; its refused form only at the address the refused post redirected to (the
  * refusal's id in `refused`): errors belong to the post that caused them, not to whoever opens the link later.
  */
-async function journeyOf({ params, searchParams }: Props): Promise<{ journey: Journey | null; token?: string; step?: JourneyStep; returnTo?: ReturnStep }> {
+async function journeyOf({ params, searchParams }: Props): Promise<{ journey: Journey | null; token?: string; step?: JourneyStep; returnTo?: ReturnStep; director?: number }> {
   const { token, step } = readPageValues(journeyPageParamsSchema.shape, await params);
-  const { refused, return: returnTo } = readPageValues(journeyPageQuerySchema.shape, (await searchParams) ?? {});
+  const { refused, return: returnTo, director } = readPageValues(journeyPageQuerySchema.shape, (await searchParams) ?? {});
   const journey = token && step ? await openJourneyOnce(token) : null;
   if (!journey) return { journey: null, token, step };
   const refusal = journey.refusal && journey.refusal.id === refused && journey.refusal.step === step ? journey.refusal : null;
-  return { journey: { ...journey, refusal }, token, step, returnTo };
+  return { journey: { ...journey, refusal }, token, step, returnTo, director };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -40,11 +40,17 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 }
 
 export default async function JourneyStepPage(props: Props) {
-  const { journey, token, step, returnTo } = await journeyOf(props);
+  const { journey, token, step, returnTo, director } = await journeyOf(props);
   if (!journey || !token || !step) return frame(null, <NotFoundJourney />);
   const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
-  const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
+  const access = stepAccess(step, {
+    status: journey.application.status,
+    companyConfirmed: journey.journey.companyConfirmedAt !== null,
+    applicantGiven: journey.people.length > 0,
+    identityChecked: journey.identityStatus !== null,
+    bankConnected: journey.monthlyTurnoverPence !== null,
+  });
   // Waiting is not a step a person finishes: once the decision is in (it may land between the submit's redirect and
   // this view), its address opens where the application now is.
   if (!access.open && step === "waiting" && access.reason === "left") redirect(`/apply/${token}/${journey.current}`);
@@ -52,6 +58,7 @@ export default async function JourneyStepPage(props: Props) {
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
     company: () => <CompanyStep journey={journey} returnTo={returnTo} />,
     "about-you": () => <AboutYouStep journey={journey} returnTo={returnTo} />,
+    directors: () => <DirectorsStep journey={journey} returnTo={returnTo} director={director} />,
     bank: () => <BankStep journey={journey} returnTo={returnTo} />,
     "check-answers": () => <CheckAnswersStep journey={journey} />,
     waiting: () => <WaitingStep journey={journey} now={journey.now} />,
