@@ -12,6 +12,10 @@ const nextConfig = {
   // `next dev` logs each request's path; the hosted pages' paths are capabilities (a journey's handoff token, a
   // payment link's token), which never go to a log. Our own request log names routes by pattern (lib/http).
   logging: { incomingRequests: { ignore: [/\/apply\/(?!v1\/)[^/?]+/, /\/pay\/[^/?]+/] } },
+  // `next dev`'s indicator injects inline styles, which every page's policy refuses (no inline style outside the
+  // API reference): it showed as an empty grey box at the bottom left of the journey's pages. Off; the dev overlay
+  // for errors still shows.
+  devIndicators: false,
 };
 
 export default nextConfig;

@@ -8,7 +8,7 @@ import { markdownTitle } from "./sanitize";
 import { savePageInputSchema } from "./schemas";
 import { renderPageSource } from "./service";
 
-export const SEEDED_CMS_PAGE_KEYS = ["about", "faq", "terms", "privacy", "complaints", "cookies"] as const;
+export const SEEDED_CMS_PAGE_KEYS = ["about", "faq", "terms", "privacy", "complaints", "cookies", "business-loan-terms"] as const;
 
 export const CMS_CONTENT_DIR = path.join(process.cwd(), "content", "cms");
 

@@ -11,6 +11,21 @@ export const journeyStepParamsSchema = journeyTokenParamsSchema.extend({ step: z
 /** The address of a journey's page: its token, and the step (`/apply/{token}/{step}`). */
 export const journeyPageParamsSchema = journeyTokenParamsSchema.extend({ step: z.enum(JOURNEY_STEPS) });
 
+/** Where a step opened from a Change link sends the applicant once it is answered: back to "Check your answers". */
+export const RETURN_STEPS = ["check-answers"] as const;
+export type ReturnStep = (typeof RETURN_STEPS)[number];
+
+/**
+ * What a step's page reads from its query: the refused post whose errors it shows (lib/journey/journey.ts,
+ * `Refusal`), and the page to return to once it is answered (a Change link's).
+ */
+export const journeyPageQuerySchema = z.strictObject({
+  refused: requestString().max(64),
+  return: z.enum(RETURN_STEPS),
+  /** The other director the directors' page changes (1 for the first). */
+  director: requestString().regex(/^\d{1,2}$/).transform(Number),
+});
+
 /** What `/apply/{token}` reads from its query: the caller's `state`, carried to the redirect at the end. */
 export const journeyEntryQuerySchema = z.strictObject({ state: requestString() });
 

@@ -4,18 +4,22 @@
 // was, and no address can open a step the application has not reached.
 import type { ApplicationStatus } from "../generated/prisma/client";
 
-export const JOURNEY_STEPS = ["company", "about-you", "bank", "consents", "waiting", "offer", "done"] as const;
+export const JOURNEY_STEPS = ["company", "about-you", "directors", "bank", "check-answers", "waiting", "offer", "done"] as const;
 export type JourneyStep = (typeof JOURNEY_STEPS)[number];
 
-/** The steps an applicant fills in before submitting: each may be revisited while the application is `created`. */
-export const FORM_STEPS = ["company", "about-you", "bank", "consents"] as const satisfies readonly JourneyStep[];
+/**
+ * The steps an applicant fills in before submitting: each may be revisited while the application is `created`. The
+ * last, "Check your answers", is the only one that submits: every answer with a Change link, then the consents.
+ */
+export const FORM_STEPS = ["company", "about-you", "directors", "bank", "check-answers"] as const satisfies readonly JourneyStep[];
 export type FormStep = (typeof FORM_STEPS)[number];
 
 export const STEP_TITLES: Record<JourneyStep, string> = {
   company: "Your company",
-  "about-you": "About you and the directors",
+  "about-you": "About you",
+  directors: "Other directors",
   bank: "Your bank",
-  consents: "Consents",
+  "check-answers": "Check your answers",
   waiting: "We are deciding",
   offer: "Your offer",
   done: "Done",
@@ -33,6 +37,9 @@ export function isFormStep(step: JourneyStep): step is FormStep {
 export interface JourneyProgress {
   status: ApplicationStatus;
   companyConfirmed: boolean;
+  /** The applicant's own answers are in (the people start with them). */
+  applicantGiven: boolean;
+  /** The people were checked: the directors' page was finished. */
   identityChecked: boolean;
   bankConnected: boolean;
 }
@@ -45,9 +52,10 @@ export function currentStep(progress: JourneyProgress): JourneyStep | ClosedStat
   switch (progress.status) {
     case "created":
       if (!progress.companyConfirmed) return "company";
-      if (!progress.identityChecked) return "about-you";
+      if (!progress.applicantGiven) return "about-you";
+      if (!progress.identityChecked) return "directors";
       if (!progress.bankConnected) return "bank";
-      return "consents";
+      return "check-answers";
     case "submitted":
     case "in_review":
       return "waiting";

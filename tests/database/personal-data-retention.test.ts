@@ -20,6 +20,7 @@ import type { Pass } from "@/lib/background-operation";
 import { answerStep, openJourney } from "@/lib/journey/journey";
 import { PERSONAL_DATA_RETENTION } from "@/lib/applications/personal-data";
 import type { Tenant } from "@/lib/tenant";
+import { dateOfBirthFields } from "../helpers/journey-forms";
 import { createTestProject } from "../helpers/partner";
 import { tenantNow } from "@/lib/tenant-clock";
 
@@ -29,10 +30,11 @@ const T0 = new Date("2030-06-01T09:00:00.000Z");
 const at = (offsetMs: number) => new Date(T0.getTime() + offsetMs);
 const maintenance = BACKGROUND_OPERATIONS.find((operation): operation is Pass => operation.id === "maintenance")!;
 
-const APPLICANT = { first_name: "Perpetua", last_name: "Quillfeather", date_of_birth: "1971-03-14", email: "perpetua.quillfeather@example.co.uk" };
-const DIRECTOR = { director_1_first_name: "Bartholomew", director_1_last_name: "Drinkwater", director_1_date_of_birth: "1966-11-02" };
+const APPLICANT = { first_name: "Perpetua", last_name: "Quillfeather", ...dateOfBirthFields("1971-03-14"), email: "perpetua.quillfeather@example.co.uk" };
+const DIRECTOR = { director_first_name: "Bartholomew", director_last_name: "Drinkwater", ...dateOfBirthFields("1966-11-02", "director_") };
 const SIGNATORY = "Perpetua Quillfeather";
-const PERSONAL = ["Perpetua", "Quillfeather", "1971-03-14", "Bartholomew", "Drinkwater", "1966-11-02", "1999-02-30", "example.co.uk"];
+// The refused form's Day, Month and Year are kept with the refusal as typed: its "1999" is the trace looked for.
+const PERSONAL = ["Perpetua", "Quillfeather", "1971-03-14", "Bartholomew", "Drinkwater", "1966-11-02", "1999", "example.co.uk"];
 
 /** An application with every kind of personal data: the applicant's email and name, the journey's answers and a refused form, an identity check. */
 async function applicationWithPersonalData(tenant: Tenant, companyNumber: string): Promise<string> {
@@ -43,9 +45,10 @@ async function applicationWithPersonalData(tenant: Tenant, companyNumber: string
   const { handoffToken: token } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
   const form_token = (await openJourney(token))!.journey.formToken;
   await answerStep(token, "company", { form_token, amount: "10,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
-  expect(await answerStep(token, "about-you", { form_token, ...APPLICANT, role: "director", ...DIRECTOR })).toBe(`/apply/${token}/bank`);
+  expect(await answerStep(token, "about-you", { form_token, ...APPLICANT, role: "director" })).toBe(`/apply/${token}/directors`);
+  expect(await answerStep(token, "directors", { form_token, ...DIRECTOR, action: "continue" })).toBe(`/apply/${token}/bank`);
   // Sent again with a date that is no day: refused, and what was typed is kept for the page.
-  expect(await answerStep(token, "about-you", { form_token, ...APPLICANT, date_of_birth: "1999-02-30", role: "director" })).toBe(`/apply/${token}/about-you`);
+  expect(await answerStep(token, "about-you", { form_token, ...APPLICANT, ...dateOfBirthFields("1999-02-30"), role: "director" })).toMatch(new RegExp(`^/apply/${token}/about-you\\?refused=\\w+$`));
   return application.id;
 }
 

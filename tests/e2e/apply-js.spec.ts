@@ -107,18 +107,24 @@ async function screenshot(page: Page, label: string, { fullPage = true } = {}) {
 async function walkToOffer(journey: Page | FrameLocator) {
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your company");
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
-  await journey.getByLabel("Over how long?").selectOption("12");
+  await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
   await expect(journey.getByLabel("First name").first()).toHaveValue("Ada");
   await journey.getByLabel("Last name").first().fill("Lovelace");
-  await journey.getByLabel("Date of birth").first().fill("1980-04-23");
+  const dateOfBirth = journey.getByRole("group", { name: "Date of birth" }).first();
+  await dateOfBirth.getByLabel("Day").fill("23");
+  await dateOfBirth.getByLabel("Month").fill("4");
+  await dateOfBirth.getByLabel("Year").fill("1980");
+  await journey.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await journey.getByRole("button", { name: "Continue" }).click();
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+  await journey.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await journey.getByRole("button", { name: "Connect Sandbox Bank" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Consents");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
   for (const box of await journey.getByRole("checkbox").all()) await box.check();
   await journey.getByRole("button", { name: "Submit application" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your offer", { timeout: 15_000 });
@@ -194,11 +200,11 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await page.getByRole("button", { name: "Apply for finance" }).click();
   const journey = page.frameLocator('iframe[title="Business finance application"]');
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
-  await journey.getByLabel("Over how long?").selectOption("12");
+  await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
   await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
 
   await journey.getByLabel("Last name").first().press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
@@ -207,7 +213,7 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await expect(page.getByRole("button", { name: "Apply for finance" })).toBeFocused();
 
   await page.getByRole("button", { name: "Apply for finance" }).click();
-  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.getByRole("button", { name: "Close the application" }).click();
   await expect(page.locator("#result")).toHaveText(`closed ${closed}`);
   await page.getByRole("button", { name: "Apply for finance" }).click();

@@ -53,25 +53,31 @@ function watchConsole(page: Page): string[] {
 async function fillCompany(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
   await page.getByLabel("How much would you like to borrow?").fill("20000");
-  await page.getByLabel("Over how long?").selectOption("12");
+  await page.getByLabel("Over how long?").fill("12");
   await page.getByLabel("What is the money for?").selectOption("working_capital");
   await page.getByLabel("The company's annual turnover").fill("500000");
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
 async function fillAboutYou(page: Page, lastName = "Lovelace") {
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await expect(page.getByLabel("First name").first()).toHaveValue("Ada");
   await expect(page.getByLabel("Email")).toHaveValue("ada@example.co.uk");
   await page.getByLabel("Last name").first().fill(lastName);
-  await page.getByLabel("Date of birth").first().fill("1980-04-23");
+  const dateOfBirth = page.getByRole("group", { name: "Date of birth" }).first();
+  await dateOfBirth.getByLabel("Day").fill("23");
+  await dateOfBirth.getByLabel("Month").fill("4");
+  await dateOfBirth.getByLabel("Year").fill("1980");
+  await page.getByRole("radio", { name: "Director (or designated member of an LLP)" }).check();
   await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Other directors");
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
 }
 
 async function connectBankAndConsent(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your bank");
   await page.getByRole("button", { name: "Connect Sandbox Bank" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Consents");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");
   for (const label of await page.getByRole("checkbox").all()) await label.check();
   await page.getByRole("button", { name: "Submit application" }).click();
 }
@@ -95,7 +101,10 @@ for (const viewport of VIEWPORTS) {
     // A refused answer comes back with its message beside the field, and what was typed.
     await page.getByLabel("How much would you like to borrow?").fill("999999");
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("alert", { name: "There is a problem" })).toContainText("The amount must be between £1,000 and £250,000.");
+    const summary = page.getByRole("alert", { name: "There is a problem" });
+    await expect(summary).toContainText("The amount must be between £1,000 and £250,000.");
+    await expect(summary).toBeFocused();
+    await expect(page).toHaveTitle(/^Error: Your company/);
     await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("999999");
     await checkPage(page, `${viewport.name}-1-company-refused`);
 
@@ -156,16 +165,16 @@ test("a referred applicant waits for an underwriter, with a way to check for the
 test("a reload mid-journey resumes where the applicant was, and a later step cannot be opened by its address", async ({ page, request }) => {
   const { path } = await startApplication(request, "E2E Journey resume", APPROVED);
   await page.goto(path);
-  await page.goto(`${path}/consents`);
+  await page.goto(`${path}/check-answers`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish the earlier steps first");
   await expect(page.getByRole("link", { name: "Go to Your company" })).toBeVisible();
   await checkPage(page, "not-reached");
 
   await page.goto(path);
   await fillCompany(page);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.reload();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.goto(path);
   await expect(page).toHaveURL(new RegExp(`${path}/about-you$`));
 
@@ -174,11 +183,11 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
   await expect(progress.getByRole("link")).toHaveText(["Your company (done)"]);
   await progress.getByRole("link", { name: "Your company (done)" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
-  await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20000");
-  await expect(progress.getByRole("link")).toHaveText(["About you and the directors"]);
+  await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20,000");
+  await expect(progress.getByRole("link")).toHaveText(["About you"]);
   await checkPage(page, "revisited-company");
-  await progress.getByRole("link", { name: "About you and the directors" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you and the directors");
+  await progress.getByRole("link", { name: "About you" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
 
   await page.goto(`${path}/offer`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish the earlier steps first");

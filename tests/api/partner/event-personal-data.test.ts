@@ -17,6 +17,7 @@ import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectJson, jsonRequest } from "../../helpers/http";
 import { bearer, createTestPartner, untilDecided, type TestPartner } from "../../helpers/partner";
 import { readSourceFiles } from "../../helpers/source-files";
+import { dateOfBirthFields } from "../../helpers/journey-forms";
 
 /** In the catalogue (spec 6.2 names them), emitted by nothing yet. */
 const NOT_EMITTED = ["payment.paid", "consent.withdrawn"] as const;
@@ -108,15 +109,17 @@ async function fundThroughJourney(companyNumber: string) {
     return response.headers.get("location");
   };
   await answer("company", { amount: "12,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
-  expect(await answer("about-you", {
-    ...APPLICANT,
-    role: "director",
-    director_1_first_name: DIRECTOR.first_name,
-    director_1_last_name: DIRECTOR.last_name,
-    director_1_date_of_birth: DIRECTOR.date_of_birth,
-  })).toBe(`/apply/${handoffToken}/bank`);
+  const { date_of_birth: applicantDateOfBirth, ...applicant } = APPLICANT;
+  expect(await answer("about-you", { ...applicant, ...dateOfBirthFields(applicantDateOfBirth), role: "director" })).toBe(`/apply/${handoffToken}/directors`);
+  expect(await answer("directors", {
+    director_first_name: DIRECTOR.first_name,
+    director_last_name: DIRECTOR.last_name,
+    ...dateOfBirthFields(DIRECTOR.date_of_birth, "director_"),
+    action: "add",
+  })).toBe(`/apply/${handoffToken}/directors`);
+  expect(await answer("directors", { action: "continue" })).toBe(`/apply/${handoffToken}/bank`);
   await answer("bank", { action: "connect" });
-  expect(await answer("consents", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);
+  expect(await answer("check-answers", { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" })).toBe(`/apply/${handoffToken}/waiting`);
   expect((await untilDecided(application.id, () => call("GET", `/applications/${application.id}`))).status).toBe("approved");
   expect(await answer("offer", { signatory_name: SIGNATORY })).toBe(`/apply/${handoffToken}/done`);
 }

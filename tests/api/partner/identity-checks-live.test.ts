@@ -16,6 +16,7 @@ import { eventually } from "../../helpers/eventually";
 import { everyoneVerified, startFakeIdentityProvider, useForLive } from "../../helpers/identity-provider";
 import { bearer, createTestProject, mintToken } from "../../helpers/partner";
 import { verificationEventOf } from "../../helpers/identity";
+import { dateOfBirthFields } from "../../helpers/journey-forms";
 import { tenantNow } from "@/lib/tenant-clock";
 
 type Json = Record<string, any>;
@@ -166,9 +167,11 @@ describe("the provider call", () => {
     };
     provider.answer = everyoneVerified;
     expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
-    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1989-12-10", email: "ada@example.co.uk", role: "director" })).toBe(
-      `/apply/${handoffToken}/bank`,
+    expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1989-12-10"), email: "ada@example.co.uk", role: "director" })).toBe(
+      `/apply/${handoffToken}/directors`,
     );
+    // The check runs when the directors' page is finished.
+    expect(await postStep("directors", { action: "continue" })).toBe(`/apply/${handoffToken}/bank`);
     expect(calls.map((call) => call.connectionsInUse)).toEqual([0]);
     expect((await db().identityCheck.findFirstOrThrow({ where: { applicationId } })).status).toBe("verified");
   });

@@ -178,17 +178,18 @@ describe("seedCmsPages", () => {
   // Inside a transaction that is rolled back, so the shared database's own copies of these pages are untouched.
   class Rollback extends Error {}
 
-  it("creates and publishes the six standard pages once, and never overwrites or revives an edited page", async () => {
+  it("creates and publishes the seven standard pages once, and never overwrites or revives an edited page", async () => {
     freezeClock("2031-06-01T00:00:00.000Z");
     await db()
       .$transaction(async (transaction) => {
         await transaction.cmsPage.deleteMany({ where: { key: { in: [...SEEDED_CMS_PAGE_KEYS] } } });
 
-        expect(await seedCmsPages(transaction)).toBe(6);
+        expect(await seedCmsPages(transaction)).toBe(7);
         expect(await seedCmsPages(transaction)).toBe(0);
         const seeded = await transaction.cmsPage.findMany({ where: { key: { in: [...SEEDED_CMS_PAGE_KEYS] } }, orderBy: { key: "asc" } });
         expect(seeded.map((page) => [page.key, page.title, page.published, page.sourceFormat])).toEqual([
           ["about", "About us", true, "markdown"],
+          ["business-loan-terms", "Business Loan terms and conditions", true, "markdown"],
           ["complaints", "Complaints", true, "markdown"],
           ["cookies", "Cookies", true, "markdown"],
           ["faq", "Frequently asked questions", true, "markdown"],

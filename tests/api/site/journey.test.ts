@@ -4,7 +4,7 @@
 // fires, the same as the white-label API's. The browser walk is tests/e2e/journey.spec.ts.
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import JourneyStepPage from "@/app/(apply)/apply/[token]/[step]/page";
+import JourneyStepPage, { generateMetadata } from "@/app/(apply)/apply/[token]/[step]/page";
 import { createApplication } from "@/lib/applications/create";
 import { freezeClock, restoreClock, tickingClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -16,6 +16,7 @@ import type { Tenant } from "@/lib/tenant";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { eventually } from "../../helpers/eventually";
 import { expectErrorPage, expectSiteError } from "../../helpers/http";
+import { dateOfBirthFields } from "../../helpers/journey-forms";
 import { createTestProject } from "../../helpers/partner";
 import { sessionPid, untilSessionsWaitOn } from "../../helpers/row-locks";
 import { tenantNow } from "@/lib/tenant-clock";
@@ -44,7 +45,7 @@ beforeEach(() => {
 // plenty for any amount here; the last four digits are the sandbox's outcomes.
 const APPROVED = "12990042";
 
-async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string } = {}) {
+async function newApplication(companyNumber = APPROVED, extra: { redirect_uri?: string; amount_pence?: number; reference?: string } = {}) {
   const application = await createApplication({
     tenant, now: await tenantNow(tenant),
     input: { business: { company_number: companyNumber }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" }, ...extra },
@@ -65,22 +66,42 @@ async function post(started: Started, step: string, fields: Record<string, strin
   });
 }
 
-/** Answers a step and returns the step the browser is sent to. */
+/** The query of the address the last refused answer sent the browser to: the refusal's id, which its page needs to show it. */
+let refusedQuery: Record<string, string> = {};
+
+/** Answers a step and returns the step the browser is sent to (a refused answer's address carries `?refused=`, kept in `refusedQuery`). */
 async function answer(started: Started, step: string, fields: Record<string, string>): Promise<string> {
   const response = await post(started, step, fields);
   expect(response.status).toBe(303);
-  return response.headers.get("location")!.replace(`/apply/${started.token}/`, "");
+  const location = new URL(response.headers.get("location")!, server.url);
+  if (location.searchParams.has("refused")) {
+    expect(location.searchParams.get("refused")).toMatch(/^[0-9A-Za-z]{16}$/);
+    refusedQuery = Object.fromEntries(location.searchParams);
+  }
+  return location.pathname.replace(`/apply/${started.token}/`, "");
 }
 
 const COMPANY = { amount: "20,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" };
-const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1980-04-23", email: "ada@example.co.uk", role: "director" };
+const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1980-04-23"), email: "ada@example.co.uk", role: "director" };
 const CONSENTS = { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" };
+
+/** A director as the directors' page's form posts one. */
+function directorFields(first_name: string, last_name: string, dateOfBirth: string): Record<string, string> {
+  return { director_first_name: first_name, director_last_name: last_name, ...dateOfBirthFields(dateOfBirth, "director_") };
+}
+
+/** "About you", then each other director added, then Continue, which checks everyone: the browser is at the bank. */
+async function throughPeople(started: Started, aboutYou: Record<string, string> = ABOUT_YOU, directors: Record<string, string>[] = []) {
+  expect(await answer(started, "about-you", aboutYou)).toBe("directors");
+  for (const director of directors) expect(await answer(started, "directors", { ...director, action: "add" })).toBe("directors");
+  expect(await answer(started, "directors", { action: "continue" })).toBe("bank");
+}
 
 async function throughToSubmitted(started: Started, aboutYou = ABOUT_YOU) {
   expect(await answer(started, "company", COMPANY)).toBe("about-you");
-  expect(await answer(started, "about-you", aboutYou)).toBe("bank");
-  expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
-  expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+  await throughPeople(started, aboutYou);
+  expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
+  expect(await answer(started, "check-answers", CONSENTS)).toBe("waiting");
 }
 
 async function eventTypes(applicationId: string): Promise<string[]> {
@@ -95,8 +116,8 @@ function decide(id: string) {
   });
 }
 
-async function renderStep(token: string, step: string): Promise<string> {
-  const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }) }));
+async function renderStep(token: string, step: string, query: Record<string, string> = {}): Promise<string> {
+  const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }), searchParams: Promise.resolve(query) }));
   return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
 }
 
@@ -104,10 +125,10 @@ describe("the time of a journey's request", () => {
   it("is read once: the consents a step records and the submission it makes carry the same time, however the clock moves meanwhile", async () => {
     const started = await newApplication(APPROVED);
     expect(await answer(started, "company", COMPANY)).toBe("about-you");
-    expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
-    expect(await answer(started, "bank", { action: "connect" })).toBe("consents");
+    await throughPeople(started);
+    expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
     tickingClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 30)), 7);
-    expect(await answer(started, "consents", CONSENTS)).toBe("waiting");
+    expect(await answer(started, "check-answers", CONSENTS)).toBe("waiting");
     freezeClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 59)));
 
     const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
@@ -146,7 +167,10 @@ describe("a whole journey", () => {
     const types = await eventTypes(started.id);
     expect(types.filter((type) => type === "consent.granted")).toHaveLength(3);
     for (const type of ["application.submitted", "identity.verified", "decision.completed", "offer.accepted", "application.funded"]) expect(types).toContain(type);
-    expect(await renderStep(started.token, "done")).toContain("Your loan is on its way");
+    const done = await renderStep(started.token, "done");
+    expect(done).toContain("Your loan is on its way");
+    expect(done).toContain(`Your reference is ${started.id.slice(-8, -4).toUpperCase()}-${started.id.slice(-4).toUpperCase()} : keep it`);
+    expect(done).not.toContain(started.id);
   });
 
   it("refers an applicant whose identity needs review, and the waiting page says an underwriter will look", async () => {
@@ -176,18 +200,28 @@ describe("refusals", () => {
     expect(refusal.errors).toEqual({ amount: "The amount must be between £1,000 and £250,000.", purpose: "Choose what the money is for." });
     expect(refusal.values.amount).toBe("999999");
     expect(refusal.values).not.toHaveProperty("form_token");
-    const page = await renderStep(started.token, "company");
-    expect(page).toContain("There is a problem");
-    expect(page).toContain("The amount must be between £1,000 and £250,000.");
+    const page = await renderStep(started.token, "company", refusedQuery);
+    expect(page).toContain("There is a problem The amount must be between £1,000 and £250,000. Choose what the money is for.");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve(refusedQuery) })).title).toBe("Error: Your company");
+
+    // Whoever opens the link later, without the refused post's address, sees the step as it stands.
+    const reopened = await renderStep(started.token, "company");
+    expect(reopened).not.toContain("There is a problem");
+    expect(reopened).not.toContain("999999");
+    expect(await renderStep(started.token, "company", { refused: "x".repeat(16) })).not.toContain("There is a problem");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }) })).title).toBe("Your company");
 
     expect(await answer(started, "company", COMPANY)).toBe("about-you");
     expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal).toBeNull();
   });
 
   it.each([
-    ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in whole pounds, such as 25000."],
-    ["a term out of range", { term_months: "99" }, "term_months", "The term is 3 to 60 months."],
-    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in whole pounds, such as 25000."],
+    ["an amount in words", { amount: "lots" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
+    ["an amount with a tenth of a penny", { amount: "1000.505" }, "amount", "Enter the amount in pounds, such as 25,000 or 1,000.50."],
+    ["an amount a penny short of the least", { amount: "999.99" }, "amount", "The amount must be between £1,000 and £250,000."],
+    ["a term out of range", { term_months: "99" }, "term_months", "The term must be between 3 and 60 months."],
+    ["a term in words", { term_months: "a year" }, "term_months", "Enter the term as a number of months, such as 12."],
+    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
   ])("refuses %s on the company step", async (_case, change, field, message) => {
     const started = await newApplication();
     expect(await answer(started, "company", { ...COMPANY, ...change })).toBe("company");
@@ -195,38 +229,71 @@ describe("refusals", () => {
     expect(refusal.errors[field]).toBe(message);
   });
 
-  it("refuses a date of birth that makes the applicant under 16, and a half-filled director row", async () => {
+  it("refuses an applicant under 18, and a director added with a first name only, each field with its message", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    expect(await answer(started, "about-you", { ...ABOUT_YOU, date_of_birth: "2020-01-01", director_1_first_name: "Grace" })).toBe("about-you");
-    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
-    expect(refusal.errors.date_of_birth).toBe("A person checked must be at least 16 years old.");
-    expect(refusal.errors).toHaveProperty("director_1_last_name");
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, ...dateOfBirthFields("2016-01-01") })).toBe("about-you");
+    const refusalOf = async () => (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
+    expect((await refusalOf()).errors).toEqual({ "date_of_birth-day": "You must be 18 or over to apply" });
+    expect(await answer(started, "about-you", ABOUT_YOU)).toBe("directors");
+    expect(await answer(started, "directors", { director_first_name: "Grace", action: "add" })).toBe("directors");
+    expect((await refusalOf()).errors).toEqual({
+      director_last_name: "Enter the director's last name",
+      "director_date_of_birth-day": "Enter the director's date of birth",
+    });
+    // Continue with a director half typed refuses it too, rather than dropping it.
+    expect(await answer(started, "directors", { director_first_name: "Grace", action: "continue" })).toBe("directors");
+    expect(await answer(started, "directors", { ...directorFields("Grace", "Hopper", "2020-01-01"), action: "add" })).toBe("directors");
+    expect((await refusalOf()).errors).toEqual({ "director_date_of_birth-day": "A director must be 16 or over" });
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(0);
+  });
+
+  it("lists the errors in the order of the page's fields, each once, each linking to its field", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    const form = { ...ABOUT_YOU, first_name: "", "date_of_birth-month": "", email: "ada@", role: "" };
+    expect(await answer(started, "about-you", form)).toBe("about-you");
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "about-you" }), searchParams: Promise.resolve(refusedQuery) }));
+    const summary = /<ul>(.*?)<\/ul>/.exec(html)![1]!;
+    expect([...summary.matchAll(/<a href="#([^"]+)">([^<]+)<\/a>/g)].map((link) => [link[1], link[2]!.replace(/&#x27;/g, "'")])).toEqual([
+      ["first_name", "Enter your first name"],
+      ["date_of_birth-month", "Date of birth must include a month"],
+      ["email", "Enter an email address in the correct format, like name@example.co.uk"],
+      ["role", "Select your role in the company"],
+    ]);
+    // The month is the field marked; the day and year keep what was typed.
+    expect(html).toMatch(/<input id="date_of_birth-month"[^>]*aria-invalid="true"/);
+    expect(html).not.toMatch(/<input id="date_of_birth-day"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(/<input type="radio" id="role"[^>]*aria-invalid="true"/);
   });
 
   it("runs at most three identity checks of an application a day, then says when the next can run", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    for (let check = 0; check < 3; check += 1) expect(await answer(started, "about-you", ABOUT_YOU)).toBe("bank");
+    // The first check when the directors' page is finished; once checked, each changed "About you" is checked again.
+    await throughPeople(started);
+    for (let check = 1; check < 3; check += 1) expect(await answer(started, "about-you", ABOUT_YOU)).toBe("directors");
     expect(await answer(started, "about-you", { ...ABOUT_YOU, last_name: "Byron" })).toBe("about-you");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
     expect(refusal.errors).toEqual({
       form: `We have already checked the details of the people behind this application 3 times in the last 24 hours, the most we can. You can try again from 00:${String(minute).padStart(2, "0")} on 2 January 2032.`,
     });
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(3);
-    expect(await renderStep(started.token, "about-you")).toContain("the most we can. You can try again from");
+    expect(await renderStep(started.token, "about-you", refusedQuery)).toContain("the most we can. You can try again from");
   });
 
   it("submits nothing until every consent is given, naming the missing ones", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    await answer(started, "about-you", ABOUT_YOU);
+    await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
-    expect(await answer(started, "consents", { consent_terms: "yes" })).toBe("consents");
+    expect(await answer(started, "check-answers", { consent_terms: "yes" })).toBe("check-answers");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
-    expect(Object.keys(refusal.errors).sort()).toEqual(["consent_credit_search", "consent_data_sharing"]);
+    expect(refusal.errors).toEqual({
+      consent_credit_search: "Tick the box to agree to a credit search of the company and its directors",
+      consent_data_sharing: "Tick the box to agree to the lender sharing this application's data with its partners",
+    });
   });
 
   it("refuses an offer accepted without a name", async () => {
@@ -235,6 +302,181 @@ describe("refusals", () => {
     await decide(started.id);
     expect(await answer(started, "offer", { signatory_name: " " })).toBe("offer");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("approved");
+  });
+});
+
+describe("the pages around the submit", () => {
+  it("link the loan terms to their page, explain the credit search and the data sharing, and take the term as a number of months", async () => {
+    const started = await newApplication();
+    await answer(started, "company", { ...COMPANY, term_months: "18 months" });
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).termMonths).toBe(18);
+    await throughPeople(started);
+    await answer(started, "bank", { action: "connect" });
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "check-answers" }), searchParams: Promise.resolve({}) }));
+    expect(html).toContain('<a href="/business-loan-terms" target="_blank" rel="noopener noreferrer">Business Loan terms and conditions (opens in new tab)</a>');
+    expect(html).toContain("<summary>What a credit search involves</summary>");
+    expect(html).toContain("<summary>Who we share the application with</summary>");
+    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect(company).not.toContain("<select id=\"term_months\"");
+    expect(/<input id="term_months"[^>]* value="([^"]*)"/.exec(company)![1]).toBe("18");
+  });
+
+  it("moves a waiting page on by itself without JavaScript while a decision is due, but not while an underwriter reviews it", async () => {
+    const started = await newApplication("12990043");
+    await throughToSubmitted(started);
+    const submitted = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "waiting" }), searchParams: Promise.resolve({}) }));
+    expect(submitted).toContain('<meta http-equiv="refresh" content="5"/>');
+    const referred = await newApplication("12990043");
+    await throughToSubmitted(referred, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(referred.id);
+    const reviewing = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: referred.token, step: "waiting" }), searchParams: Promise.resolve({}) }));
+    expect(reviewing).toContain("An underwriter is looking at your application");
+    expect(reviewing).not.toContain("http-equiv");
+  });
+
+  it("gives the partner's own reference on the done page when it gave one", async () => {
+    const started = await newApplication(APPROVED, { reference: "ORDER-4471" });
+    await throughToSubmitted(started);
+    await decide(started.id);
+    await answer(started, "offer", { signatory_name: "Ada Lovelace" });
+    expect(await renderStep(started.token, "done")).toContain("Your reference is ORDER-4471 : keep it");
+  });
+});
+
+describe("check your answers", () => {
+  it("lists every answer grouped by step, the date of birth by its year only, each with a Change link that comes back here", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await throughPeople(started, ABOUT_YOU, [directorFields("Grace", "Hopper", "1966-12-09")]);
+    expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
+    const page = await renderStep(started.token, "check-answers");
+    for (const shown of [
+      "Your company Company Sandbox Trading 12990042 Ltd (12990042) Amount £20,000.00 Change the amount Term 12 months Change the term Purpose Working capital Change the purpose Annual turnover £500,000.00 Change the annual turnover",
+      "About you Name Ada Lovelace Change your name Date of birth ** ** 1980 Change your date of birth Email ada@example.co.uk Change your email Your role Director (or designated member of an LLP) Change your role",
+      "Other directors Other director 1 Grace Hopper, born ** ** 1966 Change other director 1",
+      "Your bank Business bank account Connected: twelve months of turnover,",
+    ]) {
+      expect(page).toContain(shown);
+    }
+    expect(page).not.toContain("1980-04-23");
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "check-answers" }), searchParams: Promise.resolve({}) }));
+    expect(html).toContain(`<a href="/apply/${started.token}/company?return=check-answers#amount">Change<span class="visually-hidden"> the amount</span></a>`);
+
+    // A Change link's page carries the way back, and its answer returns to the summary, even when refused first.
+    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({ return: "check-answers" }) }));
+    expect(company).toContain('<input type="hidden" name="return" value="check-answers"/>');
+    const refused = await post(started, "company", { ...COMPANY, amount: "5", return: "check-answers" });
+    expect(refused.headers.get("location")).toMatch(new RegExp(`^/apply/${started.token}/company\\?refused=\\w{16}&return=check-answers$`));
+    expect(await answer(started, "company", { ...COMPANY, amount: "30,000", return: "check-answers" })).toBe("check-answers");
+    expect(await renderStep(started.token, "check-answers")).toContain("Amount £30,000.00");
+    expect(await answer(started, "about-you", { ...ABOUT_YOU, "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "", return: "check-answers" })).toBe("check-answers");
+    expect(await answer(started, "directors", { ...directorFields("Katherine", "Johnson", "1958-08-26"), action: "add", return: "check-answers" })).toBe("directors");
+    expect(await answer(started, "directors", { action: "continue", return: "check-answers" })).toBe("check-answers");
+    expect(await renderStep(started.token, "check-answers")).toContain("Other director 2 Katherine Johnson, born ** ** 1958 Change other director 2");
+    expect(await answer(started, "bank", { action: "connect", return: "check-answers" })).toBe("check-answers");
+    // Without the way back, a step goes on to the next as before; nothing but the last step submits.
+    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
+  });
+
+  it("does not return to the summary from a step answered before the summary is reached", async () => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, return: "check-answers" })).toBe("about-you");
+  });
+});
+
+describe("amounts", () => {
+  it("round-trip: a partner's amount in odd pence is shown as the applicant writes it, and the page takes back what it shows", async () => {
+    const started = await newApplication(APPROVED, { amount_pence: 100_050 });
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    const shown = /<input id="amount"[^>]* value="([^"]*)"/.exec(html)![1]!;
+    expect(shown).toBe("1,000.50");
+    expect(await answer(started, "company", { ...COMPANY, amount: shown, annual_turnover: "£1,234,567.89" })).toBe("about-you");
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application.amountPence).toBe(100_050);
+    expect(Number(application.declaredAnnualTurnoverPence)).toBe(123_456_789);
+    const again = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect(/<input id="annual_turnover"[^>]* value="([^"]*)"/.exec(again)![1]).toBe("1,234,567.89");
+  });
+
+  it.each([
+    ["25000", 2_500_000],
+    ["£25,000", 2_500_000],
+    ["1000.5", 100_050],
+    [" 1,000.05 ", 100_005],
+  ])("reads %s as %i pence", async (typed, pence) => {
+    const started = await newApplication();
+    expect(await answer(started, "company", { ...COMPANY, amount: typed })).toBe("about-you");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(pence);
+  });
+});
+
+describe("a date of birth already given", () => {
+  const DIRECTOR = directorFields("Grace", "Hopper", "1966-12-09");
+  const APPLICANT = { ...ABOUT_YOU, ...dateOfBirthFields("1979-07-14") };
+  /** Every way a page could write 14 July 1979 or 9 December 1966. */
+  const WRITTEN = ["1979-07-14", "14 July 1979", "14/07/1979", "14 Jul 1979", "14 7 1979", "1966-12-09", "9 December 1966", "09/12/1966", "9 Dec 1966", "9 12 1966"];
+  /** The values of the page's date fields (Day, Month, Year), by name. */
+  const dateFieldValues = (html: string) => Object.fromEntries([...html.matchAll(/<input [^>]*name="([^"]*date_of_birth[^"]*)" value="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+
+  async function renderHtml(token: string, step: string, query: Record<string, string> = {}): Promise<string> {
+    return renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token, step }), searchParams: Promise.resolve(query) }));
+  }
+
+  it("is never written back to a page: each form step shows only its year, masked, and leaves the field empty", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await throughPeople(started, APPLICANT, [DIRECTOR]);
+    const pages: Array<[string, Record<string, string>]> = [["company", {}], ["about-you", {}], ["directors", {}], ["directors", { director: "1" }], ["bank", {}], ["check-answers", {}]];
+    for (const [step, query] of pages) {
+      const html = await renderHtml(started.token, step, query);
+      for (const written of WRITTEN) expect(html, `${step}: ${written}`).not.toContain(written);
+      for (const value of Object.values(dateFieldValues(html))) expect(value, step).toBe("");
+    }
+    expect(await renderStep(started.token, "about-you")).toContain("We have it as ** ** 1979. Leave it empty to keep it");
+    expect(await renderStep(started.token, "directors")).toContain("Other director 1 Grace Hopper, born ** ** 1966 Change other director 1 Remove other director 1");
+    expect(await renderStep(started.token, "directors", { director: "1" })).toContain("We have it as ** ** 1966.");
+    expect(Object.keys(dateFieldValues(await renderHtml(started.token, "about-you")))).toContain("date_of_birth-year");
+  });
+
+  it("is kept when its field is left empty, and changed when it is entered again", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await throughPeople(started, APPLICANT, [DIRECTOR]);
+    const emptyDate = { "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "" };
+    expect(await answer(started, "about-you", { ...APPLICANT, ...emptyDate })).toBe("directors");
+    expect(await answer(started, "directors", { ...directorFields("Grace", "Hopper", "1970-01-02"), action: "save", director: "1" })).toBe("directors");
+    const { people } = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((people as { date_of_birth: string }[]).map((person) => person.date_of_birth)).toEqual(["1979-07-14", "1970-01-02"]);
+  });
+
+  it("is not kept in a refused form when it was accepted, so the refused page does not show it either", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    expect(await answer(started, "about-you", { ...APPLICANT, email: "not-an-email" })).toBe("about-you");
+    const refusalOf = async () => (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { values: Record<string, string> };
+    expect(Object.keys((await refusalOf()).values).filter((field) => field.includes("date_of_birth"))).toEqual([]);
+    const html = await renderHtml(started.token, "about-you", refusedQuery);
+    expect(html).not.toContain("1979");
+    expect(dateFieldValues(html)).toEqual({ "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "" });
+    // A refused date is what was typed, and comes back as typed so it can be put right.
+    await throughPeople(started, APPLICANT);
+    expect(await answer(started, "directors", { ...DIRECTOR, "director_date_of_birth-month": "13", action: "add" })).toBe("directors");
+    expect((await refusalOf()).values).toMatchObject({ "director_date_of_birth-day": "9", "director_date_of_birth-month": "13", "director_date_of_birth-year": "1966" });
+    expect(dateFieldValues(await renderHtml(started.token, "directors", refusedQuery))).toEqual({ "director_date_of_birth-day": "9", "director_date_of_birth-month": "13", "director_date_of_birth-year": "1966" });
+  });
+
+  it("lets a director be removed from the list, and each change of the list is checked at Continue", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    await throughPeople(started, APPLICANT, [DIRECTOR, directorFields("Katherine", "Johnson", "1958-08-26")]);
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(1);
+    expect(await answer(started, "directors", { action: "remove", director: "1" })).toBe("directors");
+    expect(await answer(started, "directors", { action: "remove", director: "5" })).toBe("directors");
+    expect(await answer(started, "directors", { action: "continue" })).toBe("bank");
+    const { people } = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((people as { last_name: string }[]).map((person) => person.last_name)).toEqual(["Lovelace", "Johnson"]);
+    expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(2);
   });
 });
 
@@ -259,10 +501,10 @@ describe("the guards", () => {
   it("does not answer a step out of turn: a later step sends the browser back to the current one", async () => {
     const started = await newApplication();
     expect(await answer(started, "bank", { action: "connect" })).toBe("company");
-    expect(await answer(started, "consents", CONSENTS)).toBe("company");
+    expect(await answer(started, "check-answers", CONSENTS)).toBe("company");
     expect(await db().affordabilityRecord.count({ where: { applicationId: started.id } })).toBe(0);
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
-    expect(await renderStep(started.token, "consents")).toContain("Finish the earlier steps first");
+    expect(await renderStep(started.token, "check-answers")).toContain("Finish the earlier steps first");
   });
 
   it("shows a step of a submitted application as finished, and answers none of its forms", async () => {
@@ -276,7 +518,7 @@ describe("the guards", () => {
   it("waits for the application's row lock before changing the amount, so a submit landing first keeps it unchanged", async () => {
     const started = await newApplication();
     expect(await answer(started, "company", COMPANY)).toBe("about-you");
-    await answer(started, "about-you", ABOUT_YOU);
+    await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
     // The company step reads the application as created, then a submit takes the row and commits first.
     let companyPost!: Promise<Response>;
@@ -296,7 +538,7 @@ describe("the guards", () => {
   it("runs no identity check and keeps the people as submitted when a submit lands before About you", async () => {
     const started = await newApplication();
     await answer(started, "company", COMPANY);
-    await answer(started, "about-you", ABOUT_YOU);
+    await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
     let aboutYouPost!: Promise<Response>;
     await db().$transaction(async (transaction) => {

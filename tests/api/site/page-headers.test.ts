@@ -55,6 +55,7 @@ describe("every page", () => {
       "/apply",
       `/apply/${SAMPLES.token}`,
       `/apply/${SAMPLES.token}/company`,
+      "/business-loan-terms",
       "/complaints",
       "/contact",
       "/cookies",

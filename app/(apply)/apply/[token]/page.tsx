@@ -9,7 +9,6 @@ import { journeyEntryQuerySchema, journeyTokenParamsSchema } from "@/lib/journey
 import { JourneyFrame } from "./journey-parts";
 import { ClosedPage, NotFoundJourney } from "./steps";
 import "../../hosted.css";
-import "../journey.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Your application", robots: { index: false, follow: false } };

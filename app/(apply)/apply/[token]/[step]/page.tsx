@@ -3,42 +3,64 @@
 // page says where the application stands instead.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import type { ReactNode } from "react";
+import { cache, type ReactNode } from "react";
 import { readPageValues } from "@/lib/wire/page-values";
 import { openJourney, type Journey } from "@/lib/journey/journey";
-import { journeyPageParamsSchema } from "@/lib/journey/schemas";
+import { journeyPageParamsSchema, journeyPageQuerySchema, type ReturnStep } from "@/lib/journey/schemas";
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
-import { AboutYouStep, BankStep, ClosedPage, CompanyStep, ConsentsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DirectorsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
-import "../../journey.css";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ token: string; step: string }> };
+type Props = { params: Promise<{ token: string; step: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { step } = readPageValues(journeyPageParamsSchema.shape, await params);
-  return { title: step ? STEP_TITLES[step] : "Your application", robots: { index: false, follow: false } };
+/** The journey as this request shows it, read once for the page and its title. */
+const openJourneyOnce = cache((token: string) => openJourney(token));
+
+/**
+ * The journey of the page's address; its refused form only at the address the refused post redirected to (the
+ * refusal's id in `refused`): errors belong to the post that caused them, not to whoever opens the link later.
+ */
+async function journeyOf({ params, searchParams }: Props): Promise<{ journey: Journey | null; token?: string; step?: JourneyStep; returnTo?: ReturnStep; director?: number }> {
+  const { token, step } = readPageValues(journeyPageParamsSchema.shape, await params);
+  const { refused, return: returnTo, director } = readPageValues(journeyPageQuerySchema.shape, (await searchParams) ?? {});
+  const journey = token && step ? await openJourneyOnce(token) : null;
+  if (!journey) return { journey: null, token, step };
+  const refusal = journey.refusal && journey.refusal.id === refused && journey.refusal.step === step ? journey.refusal : null;
+  return { journey: { ...journey, refusal }, token, step, returnTo, director };
 }
 
-export default async function JourneyStepPage({ params }: Props) {
-  const { token, step } = readPageValues(journeyPageParamsSchema.shape, await params);
-  const journey = token && step ? await openJourney(token) : null;
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { journey, step } = await journeyOf(props);
+  const title = step ? STEP_TITLES[step] : "Your application";
+  return { title: journey?.refusal ? `Error: ${title}` : title, robots: { index: false, follow: false } };
+}
+
+export default async function JourneyStepPage(props: Props) {
+  const { journey, token, step, returnTo, director } = await journeyOf(props);
   if (!journey || !token || !step) return frame(null, <NotFoundJourney />);
   const shown = (shownStep: JourneyStep | null, content: ReactNode) => frame(shownStep, content, journey, token);
   if (journey.current === "withdrawn" || journey.current === "expired") return shown(null, <ClosedPage state={journey.current} />);
-  const access = stepAccess(step, { status: journey.application.status, companyConfirmed: journey.journey.companyConfirmedAt !== null, identityChecked: journey.identityStatus !== null, bankConnected: journey.monthlyTurnoverPence !== null });
+  const access = stepAccess(step, {
+    status: journey.application.status,
+    companyConfirmed: journey.journey.companyConfirmedAt !== null,
+    applicantGiven: journey.people.length > 0,
+    identityChecked: journey.identityStatus !== null,
+    bankConnected: journey.monthlyTurnoverPence !== null,
+  });
   // Waiting is not a step a person finishes: once the decision is in (it may land between the submit's redirect and
   // this view), its address opens where the application now is.
   if (!access.open && step === "waiting" && access.reason === "left") redirect(`/apply/${token}/${journey.current}`);
   if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
-    company: () => <CompanyStep journey={journey} />,
-    "about-you": () => <AboutYouStep journey={journey} />,
-    bank: () => <BankStep journey={journey} />,
-    consents: () => <ConsentsStep journey={journey} />,
+    company: () => <CompanyStep journey={journey} returnTo={returnTo} />,
+    "about-you": () => <AboutYouStep journey={journey} returnTo={returnTo} />,
+    directors: () => <DirectorsStep journey={journey} returnTo={returnTo} director={director} />,
+    bank: () => <BankStep journey={journey} returnTo={returnTo} />,
+    "check-answers": () => <CheckAnswersStep journey={journey} />,
     waiting: () => <WaitingStep journey={journey} now={journey.now} />,
     offer: () => <OfferStep journey={journey} />,
     done: () => <DoneStep journey={journey} />,
