@@ -591,8 +591,10 @@ describe("the guards", () => {
   });
 
   it("shows a step of a submitted application as finished, and answers none of its forms", async () => {
-    const started = await newApplication();
-    await throughToSubmitted(started);
+    // Referred, so it stays at the waiting page: a decision landing meanwhile cannot move it on.
+    const started = await newApplication("12990043");
+    await throughToSubmitted(started, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(started.id);
     expect(await answer(started, "loan", { ...LOAN, amount: "5000" })).toBe("waiting");
     expect(await answer(started, "company", { annual_turnover: "£1,000" })).toBe("waiting");
     const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
