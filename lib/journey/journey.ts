@@ -104,6 +104,7 @@ export async function openJourney(token: string, options: { callerState?: string
       : currentStep({
           status: application.status,
           companyConfirmed: journey.companyConfirmedAt !== null,
+          loanGiven: journey.loanConfirmedAt !== null,
           applicantGiven: (journey.people as unknown[]).length > 0,
           identityChecked: identity !== null,
           bankConnected: affordability !== null,
@@ -151,7 +152,13 @@ function moneyField(label: string, minPence: number, maxPence: number) {
 
 const TERM_RANGE = `The term must be between ${MIN_TERM_MONTHS} and ${MAX_TERM_MONTHS} months.`;
 
+/** "Your company": the company confirmed, with its annual turnover. */
 const companyForm = z.object({
+  annual_turnover: moneyField("The annual turnover", 100, 1_000_000_000_000),
+});
+
+/** "Your loan": what is borrowed, over how long and what for. */
+const loanForm = z.object({
   amount: moneyField("The amount", MIN_AMOUNT_PENCE, MAX_AMOUNT_PENCE),
   term_months: requestString()
     .transform((value) => value.trim().replace(/\s*months?$/i, ""))
@@ -159,7 +166,6 @@ const companyForm = z.object({
     .transform(Number)
     .pipe(z.number().min(MIN_TERM_MONTHS, TERM_RANGE).max(MAX_TERM_MONTHS, TERM_RANGE)),
   purpose: z.enum(APPLICATION_PURPOSES, { error: "Choose what the money is for." }),
-  annual_turnover: moneyField("The annual turnover", 100, 1_000_000_000_000),
 });
 
 const nameField = (label: string) => requestString().trim().min(1, `Enter ${label}`).max(100, `${label[0]!.toUpperCase()}${label.slice(1)} must be 100 characters or fewer`);
@@ -325,20 +331,26 @@ function checksUsedUp(nextCheckAt: Date): string {
 
 type Answer = (journey: Journey, form: Record<string, string>) => Promise<JourneyStep>;
 
+/** Changes the application's answers and marks the step done, under the application's row lock. */
+async function amendAndMark(journey: Journey, changes: Parameters<typeof amendApplication>[2], done: { companyConfirmedAt: Date } | { loanConfirmedAt: Date }): Promise<void> {
+  const { now } = journey;
+  await transact(async (transaction) => {
+    const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
+    await amendApplication(transaction, application, changes, { now });
+    await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { ...done, updatedAt: now } });
+  });
+}
+
 const ANSWERS: Record<FormStep | "offer", Answer> = {
   async company(journey, form) {
     const answer = parseOrRefuse(companyForm, form);
-    const { now } = journey;
-    await transact(async (transaction) => {
-      const application = await lockOwnApplicationOrThrow(transaction, journey.tenant, journey.application.id);
-      await amendApplication(
-        transaction,
-        application,
-        { amountPence: answer.amount, termMonths: answer.term_months, purpose: answer.purpose, declaredAnnualTurnoverPence: answer.annual_turnover },
-        { now },
-      );
-      await transaction.applicationJourney.update({ where: { applicationId: journey.application.id }, data: { companyConfirmedAt: now, updatedAt: now } });
-    });
+    await amendAndMark(journey, { declaredAnnualTurnoverPence: answer.annual_turnover }, { companyConfirmedAt: journey.now });
+    return "loan";
+  },
+
+  async loan(journey, form) {
+    const answer = parseOrRefuse(loanForm, form);
+    await amendAndMark(journey, { amountPence: answer.amount, termMonths: answer.term_months, purpose: answer.purpose }, { loanConfirmedAt: journey.now });
     return "about-you";
   },
 

@@ -1,21 +1,22 @@
 // The hosted journey's steps (docs/hosted-journey.md) and which one an application is at. The step is never
 // stored: it follows from the application's status and from what the applicant has done (the company
-// confirmed, an identity check run, the bank connected), so leaving and returning resumes where the applicant
+// confirmed, the loan given, an identity check run, the bank connected), so leaving and returning resumes where the applicant
 // was, and no address can open a step the application has not reached.
 import type { ApplicationStatus } from "../generated/prisma/client";
 
-export const JOURNEY_STEPS = ["company", "about-you", "directors", "bank", "check-answers", "waiting", "offer", "done"] as const;
+export const JOURNEY_STEPS = ["company", "loan", "about-you", "directors", "bank", "check-answers", "waiting", "offer", "done"] as const;
 export type JourneyStep = (typeof JOURNEY_STEPS)[number];
 
 /**
  * The steps an applicant fills in before submitting: each may be revisited while the application is `created`. The
  * last, "Check your answers", is the only one that submits: every answer with a Change link, then the consents.
  */
-export const FORM_STEPS = ["company", "about-you", "directors", "bank", "check-answers"] as const satisfies readonly JourneyStep[];
+export const FORM_STEPS = ["company", "loan", "about-you", "directors", "bank", "check-answers"] as const satisfies readonly JourneyStep[];
 export type FormStep = (typeof FORM_STEPS)[number];
 
 export const STEP_TITLES: Record<JourneyStep, string> = {
   company: "Your company",
+  loan: "Your loan",
   "about-you": "About you",
   directors: "Other directors",
   bank: "Your bank",
@@ -37,6 +38,8 @@ export function isFormStep(step: JourneyStep): step is FormStep {
 export interface JourneyProgress {
   status: ApplicationStatus;
   companyConfirmed: boolean;
+  /** The loan's amount, term and purpose were given (a company confirmed before they had a page of their own counts). */
+  loanGiven: boolean;
   /** The applicant's own answers are in (the people start with them). */
   applicantGiven: boolean;
   /** The people were checked: the directors' page was finished. */
@@ -52,6 +55,7 @@ export function currentStep(progress: JourneyProgress): JourneyStep | ClosedStat
   switch (progress.status) {
     case "created":
       if (!progress.companyConfirmed) return "company";
+      if (!progress.loanGiven) return "loan";
       if (!progress.applicantGiven) return "about-you";
       if (!progress.identityChecked) return "directors";
       if (!progress.bankConnected) return "bank";

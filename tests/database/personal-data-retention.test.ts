@@ -44,7 +44,8 @@ async function applicationWithPersonalData(tenant: Tenant, companyNumber: string
   });
   const { handoffToken: token } = await db().application.findUniqueOrThrow({ where: { id: application.id } });
   const form_token = (await openJourney(token))!.journey.formToken;
-  await answerStep(token, "company", { form_token, amount: "10,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
+  await answerStep(token, "company", { form_token, annual_turnover: "£500,000" });
+  await answerStep(token, "loan", { form_token, amount: "10,000", term_months: "12", purpose: "working_capital" });
   expect(await answerStep(token, "about-you", { form_token, ...APPLICANT, role: "director" })).toBe(`/apply/${token}/directors`);
   expect(await answerStep(token, "directors", { form_token, ...DIRECTOR, action: "continue" })).toBe(`/apply/${token}/bank`);
   // Sent again with a date that is no day: refused, and what was typed is kept for the page.

@@ -106,10 +106,12 @@ async function screenshot(page: Page, label: string, { fullPage = true } = {}) {
 /** The journey's steps up to the offer, as the applicant answers them (in the widget's frame or the whole window). */
 async function walkToOffer(journey: Page | FrameLocator) {
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your company");
+  await journey.getByLabel("The company's annual turnover").fill("500000");
+  await journey.getByRole("button", { name: "Continue" }).click();
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your loan");
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
   await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
-  await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
   await expect(journey.getByLabel("First name").first()).toHaveValue("Ada");
@@ -199,10 +201,12 @@ test("the widget closes on Escape from inside the journey, and opening again res
   await page.goto(partner.origin);
   await page.getByRole("button", { name: "Apply for finance" }).click();
   const journey = page.frameLocator('iframe[title="Business finance application"]');
+  await journey.getByLabel("The company's annual turnover").fill("500000");
+  await journey.getByRole("button", { name: "Continue" }).click();
+  await expect(journey.getByRole("heading", { level: 1 })).toHaveText("Your loan");
   await journey.getByLabel("How much would you like to borrow?").fill("20000");
   await journey.getByLabel("Over how long?").fill("12");
   await journey.getByLabel("What is the money for?").selectOption("working_capital");
-  await journey.getByLabel("The company's annual turnover").fill("500000");
   await journey.getByRole("button", { name: "Continue" }).click();
   await expect(journey.getByRole("heading", { level: 1 })).toHaveText("About you");
 

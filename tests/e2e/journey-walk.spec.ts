@@ -1,5 +1,5 @@
-// The hosted journey's GOV.UK patterns in Chromium behind the production server (docs/hosted-journey.md): a partner's
-// amount in odd pence shown as £1,000.50 and taken back as shown; the date of birth as Day, Month and Year with
+// The hosted journey's GOV.UK patterns in Chromium behind the production server (docs/hosted-journey.md): one thing
+// per page (the company, then the loan); a partner's amount in odd pence shown as £1,000.50 and taken back as shown; the date of birth as Day, Month and Year with
 // its errors (summary in page order, "Error: " in the title, the field marked); other directors added one at a time
 // and removed; no date of birth given in any
 // page's HTML, read over HTTP; "Check your answers" with a Change link that comes back to it; the loan terms linked
@@ -42,11 +42,16 @@ for (const walk of WALKS) {
     const label = (name: string) => `${walk.name}-${name}`;
 
     await page.goto(path);
+    await checkPage(page, label("1-company"), walk.width, walk.javaScriptEnabled);
+    await page.getByLabel("The company's annual turnover").fill("£500,000");
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    // The loan on a page of its own: what is borrowed, over how long and what for.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your loan");
     await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("1,000.50");
     await expect(page.getByLabel("Over how long?")).toHaveValue("12");
-    await checkPage(page, label("1-company"), walk.width, walk.javaScriptEnabled);
+    await checkPage(page, label("1-loan"), walk.width, walk.javaScriptEnabled);
     await page.getByLabel("What is the money for?").selectOption("working_capital");
-    await page.getByLabel("The company's annual turnover").fill("£500,000");
     await page.getByRole("button", { name: "Continue" }).click();
 
     // A date without its month: GOV.UK's message, the month marked, the summary first and in page order.
@@ -92,7 +97,7 @@ for (const walk of WALKS) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your bank");
 
     // Whoever holds the link reads no date of birth back, in any format, from any page.
-    for (const step of ["company", "about-you", "directors", "directors?director=1", "bank", "check-answers"]) {
+    for (const step of ["company", "loan", "about-you", "directors", "directors?director=1", "bank", "check-answers"]) {
       const html = await (await request.get(`${path}/${step}`)).text();
       for (const written of WRITTEN_DATE_OF_BIRTH) expect(html, `${step}: ${written}`).not.toContain(written);
       for (const match of html.matchAll(/<input [^>]*name="[^"]*date_of_birth[^"]*"[^>]*>/g)) expect(match[0], step).not.toMatch(/value="[^"]/);
@@ -116,7 +121,7 @@ for (const walk of WALKS) {
 
     // A Change link opens its question, and answering it comes back to the summary.
     await page.getByRole("link", { name: "Change the amount" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your loan");
     await page.getByLabel("How much would you like to borrow?").fill("30,000");
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your answers before submitting your application");

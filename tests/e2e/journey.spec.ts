@@ -52,10 +52,15 @@ function watchConsole(page: Page): string[] {
 
 async function fillCompany(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
+  await page.getByLabel("The company's annual turnover").fill("500000");
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
+async function fillLoan(page: Page) {
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your loan");
   await page.getByLabel("How much would you like to borrow?").fill("20000");
   await page.getByLabel("Over how long?").fill("12");
   await page.getByLabel("What is the money for?").selectOption("working_capital");
-  await page.getByLabel("The company's annual turnover").fill("500000");
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
@@ -97,6 +102,9 @@ for (const viewport of VIEWPORTS) {
     expect(headers["content-security-policy"]).toContain("frame-ancestors 'self'");
     expect(headers["referrer-policy"]).toBe("no-referrer");
     await checkPage(page, `${viewport.name}-1-company`);
+    await fillCompany(page);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your loan");
+    await checkPage(page, `${viewport.name}-1-loan`);
 
     // A refused answer comes back with its message beside the field, and what was typed.
     await page.getByLabel("How much would you like to borrow?").fill("999999");
@@ -104,11 +112,11 @@ for (const viewport of VIEWPORTS) {
     const summary = page.getByRole("alert", { name: "There is a problem" });
     await expect(summary).toContainText("The amount must be between £1,000 and £250,000.");
     await expect(summary).toBeFocused();
-    await expect(page).toHaveTitle(/^Error: Your company/);
+    await expect(page).toHaveTitle(/^Error: Your loan/);
     await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("999999");
-    await checkPage(page, `${viewport.name}-1-company-refused`);
+    await checkPage(page, `${viewport.name}-1-loan-refused`);
 
-    await fillCompany(page);
+    await fillLoan(page);
     await checkPage(page, `${viewport.name}-2-about-you`);
     await fillAboutYou(page);
     await checkPage(page, `${viewport.name}-3-bank`);
@@ -140,6 +148,7 @@ test("a declined company sees the reasons and what it can do next", async ({ pag
   const { path } = await startApplication(request, "E2E Journey declined", DECLINED);
   await page.goto(path);
   await fillCompany(page);
+  await fillLoan(page);
   await fillAboutYou(page);
   await connectBankAndConsent(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We cannot offer a loan this time", { timeout: 15_000 });
@@ -154,6 +163,7 @@ test("a referred applicant waits for an underwriter, with a way to check for the
   const { path } = await startApplication(request, "E2E Journey referred", APPROVED);
   await page.goto(path);
   await fillCompany(page);
+  await fillLoan(page);
   await fillAboutYou(page, "Review");
   await connectBankAndConsent(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("An underwriter is looking at your application", { timeout: 15_000 });
@@ -172,6 +182,7 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
 
   await page.goto(path);
   await fillCompany(page);
+  await fillLoan(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
   await page.reload();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
@@ -180,12 +191,12 @@ test("a reload mid-journey resumes where the applicant was, and a later step can
 
   // The progress list links back to a finished step, and from there forward to the step reached.
   const progress = page.getByRole("navigation", { name: "Application progress" });
-  await expect(progress.getByRole("link")).toHaveText(["Your company (done)"]);
-  await progress.getByRole("link", { name: "Your company (done)" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your company");
+  await expect(progress.getByRole("link")).toHaveText(["Your company (done)", "Your loan (done)"]);
+  await progress.getByRole("link", { name: "Your loan (done)" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your loan");
   await expect(page.getByLabel("How much would you like to borrow?")).toHaveValue("20,000");
-  await expect(progress.getByRole("link")).toHaveText(["About you"]);
-  await checkPage(page, "revisited-company");
+  await expect(progress.getByRole("link")).toHaveText(["Your company (done)", "About you"]);
+  await checkPage(page, "revisited-loan");
   await progress.getByRole("link", { name: "About you" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About you");
 

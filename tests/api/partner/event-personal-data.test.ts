@@ -108,7 +108,8 @@ async function fundThroughJourney(companyNumber: string) {
     expect(response.status).toBe(303);
     return response.headers.get("location");
   };
-  await answer("company", { amount: "12,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" });
+  expect(await answer("company", { annual_turnover: "£500,000" })).toBe(`/apply/${handoffToken}/loan`);
+  expect(await answer("loan", { amount: "12,000", term_months: "12", purpose: "working_capital" })).toBe(`/apply/${handoffToken}/about-you`);
   const { date_of_birth: applicantDateOfBirth, ...applicant } = APPLICANT;
   expect(await answer("about-you", { ...applicant, ...dateOfBirthFields(applicantDateOfBirth), role: "director" })).toBe(`/apply/${handoffToken}/directors`);
   expect(await answer("directors", {

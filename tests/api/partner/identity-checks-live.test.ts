@@ -166,7 +166,8 @@ describe("the provider call", () => {
       return response.headers.get("location");
     };
     provider.answer = everyoneVerified;
-    expect(await postStep("company", { amount: "5000", term_months: "12", purpose: "working_capital", annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/about-you`);
+    expect(await postStep("company", { annual_turnover: "500000" })).toBe(`/apply/${handoffToken}/loan`);
+    expect(await postStep("loan", { amount: "5000", term_months: "12", purpose: "working_capital" })).toBe(`/apply/${handoffToken}/about-you`);
     expect(await postStep("about-you", { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1989-12-10"), email: "ada@example.co.uk", role: "director" })).toBe(
       `/apply/${handoffToken}/directors`,
     );

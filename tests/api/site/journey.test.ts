@@ -81,13 +81,20 @@ async function answer(started: Started, step: string, fields: Record<string, str
   return location.pathname.replace(`/apply/${started.token}/`, "");
 }
 
-const COMPANY = { amount: "20,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" };
+const COMPANY = { annual_turnover: "£500,000" };
+const LOAN = { amount: "20,000", term_months: "12", purpose: "working_capital" };
 const ABOUT_YOU = { first_name: "Ada", last_name: "Lovelace", ...dateOfBirthFields("1980-04-23"), email: "ada@example.co.uk", role: "director" };
 const CONSENTS = { consent_credit_search: "yes", consent_data_sharing: "yes", consent_terms: "yes" };
 
 /** A director as the directors' page's form posts one. */
 function directorFields(first_name: string, last_name: string, dateOfBirth: string): Record<string, string> {
   return { director_first_name: first_name, director_last_name: last_name, ...dateOfBirthFields(dateOfBirth, "director_") };
+}
+
+/** "Your company", then "Your loan": the browser is at "About you". */
+async function throughLoan(started: Started, loan: Record<string, string> = LOAN) {
+  expect(await answer(started, "company", COMPANY)).toBe("loan");
+  expect(await answer(started, "loan", loan)).toBe("about-you");
 }
 
 /** "About you", then each other director added, then Continue, which checks everyone: the browser is at the bank. */
@@ -98,7 +105,7 @@ async function throughPeople(started: Started, aboutYou: Record<string, string> 
 }
 
 async function throughToSubmitted(started: Started, aboutYou = ABOUT_YOU) {
-  expect(await answer(started, "company", COMPANY)).toBe("about-you");
+  await throughLoan(started);
   await throughPeople(started, aboutYou);
   expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
   expect(await answer(started, "check-answers", CONSENTS)).toBe("waiting");
@@ -124,7 +131,7 @@ async function renderStep(token: string, step: string, query: Record<string, str
 describe("the time of a journey's request", () => {
   it("is read once: the consents a step records and the submission it makes carry the same time, however the clock moves meanwhile", async () => {
     const started = await newApplication(APPROVED);
-    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    await throughLoan(started);
     await throughPeople(started);
     expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
     tickingClock(new Date(Date.UTC(2032, 0, 1, 0, minute, 30)), 7);
@@ -192,26 +199,78 @@ describe("a whole journey", () => {
   });
 });
 
+describe("the loan, a page of its own", () => {
+  it("comes after the company and before About you, and the status says where the journey is", async () => {
+    const started = await newApplication();
+    const status = async () => (await fetch(`${server.url}/apply/${started.token}/status`)).json();
+    expect(await answer(started, "company", COMPANY)).toBe("loan");
+    expect(await status()).toEqual({ step: "loan", under_review: false });
+    const journey = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect(journey.companyConfirmedAt).not.toBeNull();
+    expect(journey.loanConfirmedAt).toBeNull();
+    expect(await answer(started, "loan", LOAN)).toBe("about-you");
+    expect(await status()).toEqual({ step: "about-you", under_review: false });
+    expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).loanConfirmedAt).not.toBeNull();
+  });
+
+  it("asks only what is borrowed: the amount, the term and the purpose, with one Continue button", async () => {
+    const started = await newApplication();
+    await answer(started, "company", COMPANY);
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "loan" }), searchParams: Promise.resolve({}) }));
+    expect([...html.matchAll(/ name="([^"]+)"/g)].map((match) => match[1])).toEqual(["form_token", "amount", "term_months", "purpose"]);
+    expect([...html.matchAll(/<button[^>]*>([^<]+)<\/button>/g)].map((match) => match[1])).toEqual(["Continue"]);
+    const text = await renderStep(started.token, "loan");
+    for (const label of ["Your loan", "How much would you like to borrow?", "Over how long?", "What is the money for?", "Step 2 of 6"]) expect(text).toContain(label);
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "loan" }) })).title).toBe("Your loan");
+  });
+
+  it("leaves the company page asking only for the company's turnover beside the company it confirms", async () => {
+    const started = await newApplication();
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect([...html.matchAll(/ name="([^"]+)"/g)].map((match) => match[1])).toEqual(["form_token", "annual_turnover"]);
+    expect(await renderStep(started.token, "company")).toContain("Company number 12990042");
+  });
+
+  it("is not shown before the company is confirmed, and its form sends the browser back to the company", async () => {
+    const started = await newApplication();
+    expect(await renderStep(started.token, "loan")).toContain("Finish the earlier steps first");
+    expect(await answer(started, "loan", LOAN)).toBe("company");
+    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_500_000);
+  });
+
+  it("does not move on from the loan while it is not given, even when later steps were reached before it (a journey resumes at it)", async () => {
+    const started = await newApplication();
+    await throughLoan(started);
+    await throughPeople(started);
+    // A journey whose loan mark is missing resumes at the loan; the migration marks those confirmed before this page existed.
+    await db().applicationJourney.update({ where: { applicationId: started.id }, data: { loanConfirmedAt: null } });
+    expect(await answer(started, "bank", { action: "connect" })).toBe("loan");
+    expect(await answer(started, "loan", LOAN)).toBe("about-you");
+    expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
+  });
+});
+
 describe("refusals", () => {
   it("keeps what was typed and a message per field, and clears them once the step is answered", async () => {
     const started = await newApplication();
-    expect(await answer(started, "company", { ...COMPANY, amount: "999999", purpose: "holiday" })).toBe("company");
+    expect(await answer(started, "company", COMPANY)).toBe("loan");
+    expect(await answer(started, "loan", { ...LOAN, amount: "999999", purpose: "holiday" })).toBe("loan");
     const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string>; values: Record<string, string> };
     expect(refusal.errors).toEqual({ amount: "The amount must be between £1,000 and £250,000.", purpose: "Choose what the money is for." });
     expect(refusal.values.amount).toBe("999999");
     expect(refusal.values).not.toHaveProperty("form_token");
-    const page = await renderStep(started.token, "company", refusedQuery);
+    const page = await renderStep(started.token, "loan", refusedQuery);
     expect(page).toContain("There is a problem The amount must be between £1,000 and £250,000. Choose what the money is for.");
-    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve(refusedQuery) })).title).toBe("Error: Your company");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "loan" }), searchParams: Promise.resolve(refusedQuery) })).title).toBe("Error: Your loan");
 
     // Whoever opens the link later, without the refused post's address, sees the step as it stands.
-    const reopened = await renderStep(started.token, "company");
+    const reopened = await renderStep(started.token, "loan");
     expect(reopened).not.toContain("There is a problem");
     expect(reopened).not.toContain("999999");
-    expect(await renderStep(started.token, "company", { refused: "x".repeat(16) })).not.toContain("There is a problem");
-    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "company" }) })).title).toBe("Your company");
+    expect(await renderStep(started.token, "loan", { refused: "x".repeat(16) })).not.toContain("There is a problem");
+    expect((await generateMetadata({ params: Promise.resolve({ token: started.token, step: "loan" }) })).title).toBe("Your loan");
 
-    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect(await answer(started, "loan", LOAN)).toBe("about-you");
     expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal).toBeNull();
   });
 
@@ -221,17 +280,31 @@ describe("refusals", () => {
     ["an amount a penny short of the least", { amount: "999.99" }, "amount", "The amount must be between £1,000 and £250,000."],
     ["a term out of range", { term_months: "99" }, "term_months", "The term must be between 3 and 60 months."],
     ["a term in words", { term_months: "a year" }, "term_months", "Enter the term as a number of months, such as 12."],
-    ["no turnover", { annual_turnover: "" }, "annual_turnover", "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
-  ])("refuses %s on the company step", async (_case, change, field, message) => {
+    ["no purpose", { purpose: "" }, "purpose", "Choose what the money is for."],
+  ])("refuses %s on the loan step, and the journey stays there", async (_case, change, field, message) => {
+    const started = await newApplication();
+    expect(await answer(started, "company", COMPANY)).toBe("loan");
+    expect(await answer(started, "loan", { ...LOAN, ...change })).toBe("loan");
+    const journey = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((journey.refusal as { errors: Record<string, string> }).errors).toEqual({ [field]: message });
+    expect(journey.loanConfirmedAt).toBeNull();
+    expect(await renderStep(started.token, "loan", refusedQuery)).toContain(`There is a problem ${message}`);
+  });
+
+  it.each([
+    ["no turnover", { annual_turnover: "" }, "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
+    ["a turnover in words", { annual_turnover: "plenty" }, "Enter the annual turnover in pounds, such as 25,000 or 1,000.50."],
+  ])("refuses %s on the company step, and the journey stays there", async (_case, change, message) => {
     const started = await newApplication();
     expect(await answer(started, "company", { ...COMPANY, ...change })).toBe("company");
-    const refusal = (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
-    expect(refusal.errors[field]).toBe(message);
+    const journey = await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } });
+    expect((journey.refusal as { errors: Record<string, string> }).errors).toEqual({ annual_turnover: message });
+    expect(journey.companyConfirmedAt).toBeNull();
   });
 
   it("refuses an applicant under 18, and a director added with a first name only, each field with its message", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     expect(await answer(started, "about-you", { ...ABOUT_YOU, ...dateOfBirthFields("2016-01-01") })).toBe("about-you");
     const refusalOf = async () => (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { errors: Record<string, string> };
     expect((await refusalOf()).errors).toEqual({ "date_of_birth-day": "You must be 18 or over to apply" });
@@ -250,7 +323,7 @@ describe("refusals", () => {
 
   it("lists the errors in the order of the page's fields, each once, each linking to its field", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     const form = { ...ABOUT_YOU, first_name: "", "date_of_birth-month": "", email: "ada@", role: "" };
     expect(await answer(started, "about-you", form)).toBe("about-you");
     const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "about-you" }), searchParams: Promise.resolve(refusedQuery) }));
@@ -269,7 +342,7 @@ describe("refusals", () => {
 
   it("runs at most three identity checks of an application a day, then says when the next can run", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     // The first check when the directors' page is finished; once checked, each changed "About you" is checked again.
     await throughPeople(started);
     for (let check = 1; check < 3; check += 1) expect(await answer(started, "about-you", ABOUT_YOU)).toBe("directors");
@@ -284,7 +357,7 @@ describe("refusals", () => {
 
   it("submits nothing until every consent is given, naming the missing ones", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
     expect(await answer(started, "check-answers", { consent_terms: "yes" })).toBe("check-answers");
@@ -308,7 +381,7 @@ describe("refusals", () => {
 describe("the pages around the submit", () => {
   it("link the loan terms to their page, explain the credit search and the data sharing, and take the term as a number of months", async () => {
     const started = await newApplication();
-    await answer(started, "company", { ...COMPANY, term_months: "18 months" });
+    await throughLoan(started, { ...LOAN, term_months: "18 months" });
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).termMonths).toBe(18);
     await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
@@ -316,9 +389,9 @@ describe("the pages around the submit", () => {
     expect(html).toContain('<a href="/business-loan-terms" target="_blank" rel="noopener noreferrer">Business Loan terms and conditions (opens in new tab)</a>');
     expect(html).toContain("<summary>What a credit search involves</summary>");
     expect(html).toContain("<summary>Who we share the application with</summary>");
-    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
-    expect(company).not.toContain("<select id=\"term_months\"");
-    expect(/<input id="term_months"[^>]* value="([^"]*)"/.exec(company)![1]).toBe("18");
+    const loan = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "loan" }), searchParams: Promise.resolve({}) }));
+    expect(loan).not.toContain("<select id=\"term_months\"");
+    expect(/<input id="term_months"[^>]* value="([^"]*)"/.exec(loan)![1]).toBe("18");
   });
 
   it("moves a waiting page on by itself without JavaScript while a decision is due, but not while an underwriter reviews it", async () => {
@@ -346,12 +419,12 @@ describe("the pages around the submit", () => {
 describe("check your answers", () => {
   it("lists every answer grouped by step, the date of birth by its year only, each with a Change link that comes back here", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started, ABOUT_YOU, [directorFields("Grace", "Hopper", "1966-12-09")]);
     expect(await answer(started, "bank", { action: "connect" })).toBe("check-answers");
     const page = await renderStep(started.token, "check-answers");
     for (const shown of [
-      "Your company Company Sandbox Trading 12990042 Ltd (12990042) Amount £20,000.00 Change the amount Term 12 months Change the term Purpose Working capital Change the purpose Annual turnover £500,000.00 Change the annual turnover",
+      "Your company Company Sandbox Trading 12990042 Ltd (12990042) Annual turnover £500,000.00 Change the annual turnover Your loan Amount £20,000.00 Change the amount Term 12 months Change the term Purpose Working capital Change the purpose",
       "About you Name Ada Lovelace Change your name Date of birth ** ** 1980 Change your date of birth Email ada@example.co.uk Change your email Your role Director (or designated member of an LLP) Change your role",
       "Other directors Other director 1 Grace Hopper, born ** ** 1966 Change other director 1",
       "Your bank Business bank account Connected: twelve months of turnover,",
@@ -360,38 +433,46 @@ describe("check your answers", () => {
     }
     expect(page).not.toContain("1980-04-23");
     const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "check-answers" }), searchParams: Promise.resolve({}) }));
-    expect(html).toContain(`<a href="/apply/${started.token}/company?return=check-answers#amount">Change<span class="visually-hidden"> the amount</span></a>`);
+    for (const [field, label] of [["amount", "the amount"], ["term_months", "the term"], ["purpose", "the purpose"]]) {
+      expect(html).toContain(`<a href="/apply/${started.token}/loan?return=check-answers#${field}">Change<span class="visually-hidden"> ${label}</span></a>`);
+    }
+    expect(html).toContain(`<a href="/apply/${started.token}/company?return=check-answers#annual_turnover">Change<span class="visually-hidden"> the annual turnover</span></a>`);
 
     // A Change link's page carries the way back, and its answer returns to the summary, even when refused first.
-    const company = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({ return: "check-answers" }) }));
-    expect(company).toContain('<input type="hidden" name="return" value="check-answers"/>');
-    const refused = await post(started, "company", { ...COMPANY, amount: "5", return: "check-answers" });
-    expect(refused.headers.get("location")).toMatch(new RegExp(`^/apply/${started.token}/company\\?refused=\\w{16}&return=check-answers$`));
-    expect(await answer(started, "company", { ...COMPANY, amount: "30,000", return: "check-answers" })).toBe("check-answers");
-    expect(await renderStep(started.token, "check-answers")).toContain("Amount £30,000.00");
+    const loan = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "loan" }), searchParams: Promise.resolve({ return: "check-answers" }) }));
+    expect(loan).toContain('<input type="hidden" name="return" value="check-answers"/>');
+    const refused = await post(started, "loan", { ...LOAN, amount: "5", return: "check-answers" });
+    expect(refused.headers.get("location")).toMatch(new RegExp(`^/apply/${started.token}/loan\\?refused=\\w{16}&return=check-answers$`));
+    expect(await answer(started, "loan", { ...LOAN, amount: "30,000", term_months: "24", purpose: "stock", return: "check-answers" })).toBe("check-answers");
+    expect(await renderStep(started.token, "check-answers")).toContain("Your loan Amount £30,000.00 Change the amount Term 24 months Change the term Purpose Buying stock Change the purpose");
+    expect(await answer(started, "company", { annual_turnover: "£600,000", return: "check-answers" })).toBe("check-answers");
+    expect(await renderStep(started.token, "check-answers")).toContain("Annual turnover £600,000.00");
     expect(await answer(started, "about-you", { ...ABOUT_YOU, "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "", return: "check-answers" })).toBe("check-answers");
     expect(await answer(started, "directors", { ...directorFields("Katherine", "Johnson", "1958-08-26"), action: "add", return: "check-answers" })).toBe("directors");
     expect(await answer(started, "directors", { action: "continue", return: "check-answers" })).toBe("check-answers");
     expect(await renderStep(started.token, "check-answers")).toContain("Other director 2 Katherine Johnson, born ** ** 1958 Change other director 2");
     expect(await answer(started, "bank", { action: "connect", return: "check-answers" })).toBe("check-answers");
     // Without the way back, a step goes on to the next as before; nothing but the last step submits.
-    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    expect(await answer(started, "company", COMPANY)).toBe("loan");
+    expect(await answer(started, "loan", LOAN)).toBe("about-you");
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
   });
 
   it("does not return to the summary from a step answered before the summary is reached", async () => {
     const started = await newApplication();
-    expect(await answer(started, "company", { ...COMPANY, return: "check-answers" })).toBe("about-you");
+    expect(await answer(started, "company", { ...COMPANY, return: "check-answers" })).toBe("loan");
+    expect(await answer(started, "loan", { ...LOAN, return: "check-answers" })).toBe("about-you");
   });
 });
 
 describe("amounts", () => {
   it("round-trip: a partner's amount in odd pence is shown as the applicant writes it, and the page takes back what it shows", async () => {
     const started = await newApplication(APPROVED, { amount_pence: 100_050 });
-    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "company" }), searchParams: Promise.resolve({}) }));
+    expect(await answer(started, "company", { annual_turnover: "£1,234,567.89" })).toBe("loan");
+    const html = renderToStaticMarkup(await JourneyStepPage({ params: Promise.resolve({ token: started.token, step: "loan" }), searchParams: Promise.resolve({}) }));
     const shown = /<input id="amount"[^>]* value="([^"]*)"/.exec(html)![1]!;
     expect(shown).toBe("1,000.50");
-    expect(await answer(started, "company", { ...COMPANY, amount: shown, annual_turnover: "£1,234,567.89" })).toBe("about-you");
+    expect(await answer(started, "loan", { ...LOAN, amount: shown })).toBe("about-you");
     const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
     expect(application.amountPence).toBe(100_050);
     expect(Number(application.declaredAnnualTurnoverPence)).toBe(123_456_789);
@@ -406,7 +487,7 @@ describe("amounts", () => {
     [" 1,000.05 ", 100_005],
   ])("reads %s as %i pence", async (typed, pence) => {
     const started = await newApplication();
-    expect(await answer(started, "company", { ...COMPANY, amount: typed })).toBe("about-you");
+    await throughLoan(started, { ...LOAN, amount: typed });
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(pence);
   });
 });
@@ -425,9 +506,9 @@ describe("a date of birth already given", () => {
 
   it("is never written back to a page: each form step shows only its year, masked, and leaves the field empty", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started, APPLICANT, [DIRECTOR]);
-    const pages: Array<[string, Record<string, string>]> = [["company", {}], ["about-you", {}], ["directors", {}], ["directors", { director: "1" }], ["bank", {}], ["check-answers", {}]];
+    const pages: Array<[string, Record<string, string>]> = [["company", {}], ["loan", {}], ["about-you", {}], ["directors", {}], ["directors", { director: "1" }], ["bank", {}], ["check-answers", {}]];
     for (const [step, query] of pages) {
       const html = await renderHtml(started.token, step, query);
       for (const written of WRITTEN) expect(html, `${step}: ${written}`).not.toContain(written);
@@ -441,7 +522,7 @@ describe("a date of birth already given", () => {
 
   it("is kept when its field is left empty, and changed when it is entered again", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started, APPLICANT, [DIRECTOR]);
     const emptyDate = { "date_of_birth-day": "", "date_of_birth-month": "", "date_of_birth-year": "" };
     expect(await answer(started, "about-you", { ...APPLICANT, ...emptyDate })).toBe("directors");
@@ -452,7 +533,7 @@ describe("a date of birth already given", () => {
 
   it("is not kept in a refused form when it was accepted, so the refused page does not show it either", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     expect(await answer(started, "about-you", { ...APPLICANT, email: "not-an-email" })).toBe("about-you");
     const refusalOf = async () => (await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).refusal as { values: Record<string, string> };
     expect(Object.keys((await refusalOf()).values).filter((field) => field.includes("date_of_birth"))).toEqual([]);
@@ -468,7 +549,7 @@ describe("a date of birth already given", () => {
 
   it("lets a director be removed from the list, and each change of the list is checked at Continue", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started, APPLICANT, [DIRECTOR, directorFields("Katherine", "Johnson", "1958-08-26")]);
     expect(await db().identityCheck.count({ where: { applicationId: started.id } })).toBe(1);
     expect(await answer(started, "directors", { action: "remove", director: "1" })).toBe("directors");
@@ -502,33 +583,41 @@ describe("the guards", () => {
     const started = await newApplication();
     expect(await answer(started, "bank", { action: "connect" })).toBe("company");
     expect(await answer(started, "check-answers", CONSENTS)).toBe("company");
+    expect(await answer(started, "loan", LOAN)).toBe("company");
+    expect((await db().applicationJourney.findUniqueOrThrow({ where: { applicationId: started.id } })).loanConfirmedAt).toBeNull();
     expect(await db().affordabilityRecord.count({ where: { applicationId: started.id } })).toBe(0);
     expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("created");
     expect(await renderStep(started.token, "check-answers")).toContain("Finish the earlier steps first");
   });
 
   it("shows a step of a submitted application as finished, and answers none of its forms", async () => {
-    const started = await newApplication();
-    await throughToSubmitted(started);
-    expect(await answer(started, "company", { ...COMPANY, amount: "5000" })).toBe("waiting");
-    expect((await db().application.findUniqueOrThrow({ where: { id: started.id } })).amountPence).toBe(2_000_000);
+    // Referred, so it stays at the waiting page: a decision landing meanwhile cannot move it on.
+    const started = await newApplication("12990043");
+    await throughToSubmitted(started, { ...ABOUT_YOU, last_name: "Review" });
+    await decide(started.id);
+    expect(await answer(started, "loan", { ...LOAN, amount: "5000" })).toBe("waiting");
+    expect(await answer(started, "company", { annual_turnover: "£1,000" })).toBe("waiting");
+    const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
+    expect(application.amountPence).toBe(2_000_000);
+    expect(Number(application.declaredAnnualTurnoverPence)).toBe(50_000_000);
     expect(await renderStep(started.token, "company")).toContain("This step is finished");
+    expect(await renderStep(started.token, "loan")).toContain("This step is finished");
   });
 
   it("waits for the application's row lock before changing the amount, so a submit landing first keeps it unchanged", async () => {
     const started = await newApplication();
-    expect(await answer(started, "company", COMPANY)).toBe("about-you");
+    await throughLoan(started);
     await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
-    // The company step reads the application as created, then a submit takes the row and commits first.
-    let companyPost!: Promise<Response>;
+    // The loan step reads the application as created, then a submit takes the row and commits first.
+    let loanPost!: Promise<Response>;
     await db().$transaction(async (transaction) => {
       const application = (await lockApplication(transaction, started.id))!;
-      companyPost = post(started, "company", { ...COMPANY, amount: "5000" });
+      loanPost = post(started, "loan", { ...LOAN, amount: "5000" });
       await untilSessionsWaitOn(await sessionPid(transaction), 1);
       await submitApplication({ tenant, now: await tenantNow(tenant), id: application.id, queueDecisioning: false, transaction });
     });
-    const response = await companyPost;
+    const response = await loanPost;
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/apply/${started.token}/waiting`);
     const application = await db().application.findUniqueOrThrow({ where: { id: started.id } });
@@ -537,7 +626,7 @@ describe("the guards", () => {
 
   it("runs no identity check and keeps the people as submitted when a submit lands before About you", async () => {
     const started = await newApplication();
-    await answer(started, "company", COMPANY);
+    await throughLoan(started);
     await throughPeople(started);
     await answer(started, "bank", { action: "connect" });
     let aboutYouPost!: Promise<Response>;

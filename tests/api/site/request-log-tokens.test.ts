@@ -57,7 +57,7 @@ describe("the request log", () => {
 
     const { statuses, entries } = await logged([
       () => fetch(`${server.url}/apply/${handoffToken}/status`),
-      () => fetch(`${server.url}/apply/${handoffToken}/company/form`, form({ form_token: formToken, amount: "20,000", term_months: "12", purpose: "working_capital", annual_turnover: "£500,000" })),
+      () => fetch(`${server.url}/apply/${handoffToken}/company/form`, form({ form_token: formToken, annual_turnover: "£500,000" })),
       () => fetch(`${server.url}/apply/${handoffToken}/company/form`, form({ form_token: "not-the-form-token" })),
       () => fetch(`${server.url}/apply/${unknownToken}/status`),
     ]);

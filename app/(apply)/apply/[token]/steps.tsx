@@ -39,8 +39,8 @@ export function CompanyStep({ journey, returnTo }: StepProps) {
   return (
     <>
       <h1>{STEP_TITLES.company}</h1>
-      <p className="lede">Check the company and tell us what you would like to borrow.</p>
-      <ErrorSummary errors={errors} order={["amount", "term_months", "purpose", "annual_turnover"]} />
+      <p className="lede">Check this is the company you are applying for, and tell us its turnover.</p>
+      <ErrorSummary errors={errors} order={["annual_turnover"]} />
       <dl className="summary-list">
         <div>
           <dt>Company</dt>
@@ -52,6 +52,31 @@ export function CompanyStep({ journey, returnTo }: StepProps) {
         </div>
       </dl>
       <StepForm journey={journey} step="company" returnTo={returnTo}>
+        <Field
+          name="annual_turnover"
+          label="The company's annual turnover"
+          hint="Its sales over the last twelve months, in pounds."
+          prefix="£"
+          inputMode="decimal"
+          error={errors.annual_turnover}
+          defaultValue={values.annual_turnover ?? (application.declaredAnnualTurnoverPence ? formatAmountForInput(Number(application.declaredAnnualTurnoverPence)) : "")}
+        />
+        <Continue />
+      </StepForm>
+    </>
+  );
+}
+
+/** What the company would like to borrow: the amount, over how long and what for. */
+export function LoanStep({ journey, returnTo }: StepProps) {
+  const { application } = journey;
+  const { values, errors } = refusalFor(journey, "loan");
+  return (
+    <>
+      <h1>{STEP_TITLES.loan}</h1>
+      <p className="lede">Tell us what {application.companyName} would like to borrow.</p>
+      <ErrorSummary errors={errors} order={["amount", "term_months", "purpose"]} />
+      <StepForm journey={journey} step="loan" returnTo={returnTo}>
         <Field name="amount" label="How much would you like to borrow?" hint="In pounds, from £1,000 to £250,000." prefix="£" inputMode="decimal" error={errors.amount} defaultValue={values.amount ?? formatAmountForInput(application.amountPence)} />
         <Field
           name="term_months"
@@ -64,15 +89,6 @@ export function CompanyStep({ journey, returnTo }: StepProps) {
           defaultValue={values.term_months ?? String(application.termMonths)}
         />
         <SelectField name="purpose" label="What is the money for?" options={APPLICATION_PURPOSES.map((purpose) => [purpose, PURPOSE_LABELS[purpose]] as const)} error={errors.purpose} defaultValue={values.purpose ?? application.purpose ?? undefined} />
-        <Field
-          name="annual_turnover"
-          label="The company's annual turnover"
-          hint="Its sales over the last twelve months, in pounds."
-          prefix="£"
-          inputMode="decimal"
-          error={errors.annual_turnover}
-          defaultValue={values.annual_turnover ?? (application.declaredAnnualTurnoverPence ? formatAmountForInput(Number(application.declaredAnnualTurnoverPence)) : "")}
-        />
         <Continue />
       </StepForm>
     </>
@@ -307,14 +323,19 @@ export function CheckAnswersStep({ journey }: StepProps) {
     <>
       <h1>Check your answers before submitting your application</h1>
       <ErrorSummary errors={errors} order={CONSENT_TYPES.map((type) => `consent_${type}`)} />
-      <h2 className={styles.summaryHeading}>Your company</h2>
+      <h2 className={styles.summaryHeading}>{STEP_TITLES.company}</h2>
       <SummaryList
         rows={[
           { key: "Company", value: `${application.companyName} (${application.companyNumber})` },
-          { key: "Amount", value: formatPounds(application.amountPence), change: change("company", "amount"), changeLabel: "the amount" },
-          { key: "Term", value: `${application.termMonths} months`, change: change("company", "term_months"), changeLabel: "the term" },
-          { key: "Purpose", value: application.purpose ? PURPOSE_LABELS[application.purpose as (typeof APPLICATION_PURPOSES)[number]] : "Not given", change: change("company", "purpose"), changeLabel: "the purpose" },
           { key: "Annual turnover", value: turnover === null ? "Not given" : formatPounds(turnover), change: change("company", "annual_turnover"), changeLabel: "the annual turnover" },
+        ]}
+      />
+      <h2 className={styles.summaryHeading}>{STEP_TITLES.loan}</h2>
+      <SummaryList
+        rows={[
+          { key: "Amount", value: formatPounds(application.amountPence), change: change("loan", "amount"), changeLabel: "the amount" },
+          { key: "Term", value: `${application.termMonths} months`, change: change("loan", "term_months"), changeLabel: "the term" },
+          { key: "Purpose", value: application.purpose ? PURPOSE_LABELS[application.purpose as (typeof APPLICATION_PURPOSES)[number]] : "Not given", change: change("loan", "purpose"), changeLabel: "the purpose" },
         ]}
       />
       <h2 className={styles.summaryHeading}>About you</h2>

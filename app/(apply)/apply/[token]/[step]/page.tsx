@@ -10,7 +10,7 @@ import { journeyPageParamsSchema, journeyPageQuerySchema, type ReturnStep } from
 import { stepAccess, STEP_TITLES, type JourneyStep } from "@/lib/journey/steps";
 import { EmbeddingBridge } from "../embedding-bridge";
 import { JourneyFrame } from "../journey-parts";
-import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DirectorsStep, DoneStep, ElsewherePage, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
+import { AboutYouStep, BankStep, CheckAnswersStep, ClosedPage, CompanyStep, DirectorsStep, DoneStep, ElsewherePage, LoanStep, NotFoundJourney, OfferStep, WaitingStep } from "../steps";
 import "../../../hosted.css";
 
 export const dynamic = "force-dynamic";
@@ -47,6 +47,7 @@ export default async function JourneyStepPage(props: Props) {
   const access = stepAccess(step, {
     status: journey.application.status,
     companyConfirmed: journey.journey.companyConfirmedAt !== null,
+    loanGiven: journey.journey.loanConfirmedAt !== null,
     applicantGiven: journey.people.length > 0,
     identityChecked: journey.identityStatus !== null,
     bankConnected: journey.monthlyTurnoverPence !== null,
@@ -57,6 +58,7 @@ export default async function JourneyStepPage(props: Props) {
   if (!access.open) return shown(null, <ElsewherePage journey={journey} reason={access.reason} current={journey.current} />);
   const views: Record<JourneyStep, () => Promise<ReactNode> | ReactNode> = {
     company: () => <CompanyStep journey={journey} returnTo={returnTo} />,
+    loan: () => <LoanStep journey={journey} returnTo={returnTo} />,
     "about-you": () => <AboutYouStep journey={journey} returnTo={returnTo} />,
     directors: () => <DirectorsStep journey={journey} returnTo={returnTo} director={director} />,
     bank: () => <BankStep journey={journey} returnTo={returnTo} />,
