@@ -12,7 +12,7 @@ import { newId } from "../ids";
 import { transition } from "../lifecycle";
 import { lockRow } from "../row-lock";
 import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
-import { paginate } from "../wire/pagination";
+import { paginate, wholeList } from "../wire/pagination";
 import type { ListPayoutsQuery } from "./schemas";
 import { serializePayout, serializeStatementLine } from "./serialize";
 import { PAYOUT_LIFECYCLE } from "./state-machine";
@@ -142,7 +142,7 @@ export async function payOutNow({ tenant, now, transaction: outer }: { tenant: T
     for (const { id } of subAccounts) made.push(...(await payOutSubAccount(transaction, id, { fundedBefore: new Date(now.getTime() + 1), now })));
     return made;
   });
-  return { object: "list" as const, data: payouts.map(serializePayout), has_more: false, url: "/partner/v1/payouts" };
+  return wholeList(payouts.map(serializePayout), "/partner/v1/payouts");
 }
 
 export async function listPayouts(options: { tenant: Tenant; query: ListPayoutsQuery; url: string }) {
