@@ -144,7 +144,10 @@ function webRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: UR
   } as RequestInit);
 }
 
-/** Writes a web Response to Node's, its body streamed as written (server-sent events reach the client at once). */
+/**
+ * Writes a web Response to Node's, its body streamed as written: each chunk is flushed, as Next flushes it, so
+ * server-sent events reach the client at once through a compressing response too.
+ */
 async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
   outgoing.statusCode = response.status;
   if (response.statusText) outgoing.statusMessage = response.statusText;
@@ -162,7 +165,9 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
       const { done, value } = await reader.read();
       if (done) break;
       if (outgoing.destroyed) return;
-      if (!outgoing.write(value)) await new Promise((resolve) => (outgoing.once("drain", resolve), outgoing.once("close", resolve)));
+      const drained = outgoing.write(value);
+      (outgoing as { flush?: () => void }).flush?.();
+      if (!drained) await new Promise((resolve) => (outgoing.once("drain", resolve), outgoing.once("close", resolve)));
     }
     outgoing.end();
   } catch {
