@@ -59,7 +59,7 @@ async function loadCompiled(file: string): Promise<Served> {
 }
 
 /** The paths the proxy runs for, as the build compiled its matchers. */
-function proxyMatchers(serverDir: string): RegExp[] {
+export function proxyMatchers(serverDir: string): RegExp[] {
   type Matchers = { matchers?: { regexp: string }[] };
   const functions = readJson<{ functions?: Record<string, Matchers> }>(path.join(serverDir, "functions-config-manifest.json")).functions ?? {};
   const edge = readJson<{ middleware?: Record<string, Matchers> }>(path.join(serverDir, "middleware-manifest.json")).middleware ?? {};

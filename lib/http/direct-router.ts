@@ -159,7 +159,18 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
     return;
   }
   const reader = response.body.getReader();
-  outgoing.once("close", () => void reader.cancel().catch(() => undefined));
+  // One listener of each for the whole body, however often it waits for the socket to drain.
+  let wake: (() => void) | null = null;
+  const resume = () => {
+    const waiting = wake;
+    wake = null;
+    waiting?.();
+  };
+  outgoing.on("drain", resume);
+  outgoing.once("close", () => {
+    void reader.cancel().catch(() => undefined);
+    resume();
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -167,7 +178,7 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
       if (outgoing.destroyed) return;
       const drained = outgoing.write(value);
       (outgoing as { flush?: () => void }).flush?.();
-      if (!drained) await new Promise((resolve) => (outgoing.once("drain", resolve), outgoing.once("close", resolve)));
+      if (!drained) await new Promise<void>((resolve) => (wake = resolve));
     }
     outgoing.end();
   } catch {
