@@ -1,7 +1,8 @@
 // A real HTTP server on 127.0.0.1 that serves the app's route handlers in the test process, from source, through
 // the same router that serves the API rings in production (lib/http/direct-router.ts).
 // Tests therefore speak HTTP to the real handlers while controlling the clock and database directly.
-// The Playwright suite covers the same routes behind a real `next start`.
+// The Playwright suite covers the same routes on the production build, served directly and through Next
+// (tests/e2e/direct-parity.spec.ts compares the two).
 import { once } from "node:events";
 import { readdirSync } from "node:fs";
 import http from "node:http";
