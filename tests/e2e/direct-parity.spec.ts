@@ -183,3 +183,20 @@ test("the paths around the endpoints answer the same served directly as through 
   ];
   for (const [index, exchange] of exchanges.entries()) await compare(request, exchange, null, 60_000 + index);
 });
+
+test("an event stream the client leaves gives its concurrent request slot back, served either way", async ({ request }) => {
+  const project = createProjectWithCli("Parity streams");
+  // More streams, one after another, than a project's 10 concurrent slots: a stream whose handler never heard
+  // the client go would keep its slot, and the eleventh would be refused.
+  for (const [origin, context] of [[origins[0]!, request], [origins[1]!, throughNext]] as const) {
+    const { authorization } = await sandboxHeaders(context, project);
+    for (let index = 0; index < 12; index += 1) {
+      const controller = new AbortController();
+      const response = await fetch(`${origin}/partner/v1/events/stream`, { headers: { authorization }, signal: controller.signal });
+      expect([response.status, response.headers.get("content-type")], `${origin}, stream ${index + 1}`).toEqual([200, "text/event-stream; charset=utf-8"]);
+      const first = await response.body!.getReader().read();
+      expect(first.done).toBe(false);
+      controller.abort();
+    }
+  }
+});
