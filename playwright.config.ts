@@ -5,6 +5,9 @@ import { defineConfig } from "@playwright/test";
 import { runCertificate } from "./tests/helpers/tls";
 
 const port = Number(process.env.E2E_PORT ?? 3111);
+// A second server on the same build and database with every request routed through Next, at the next port
+// (tests/e2e/direct-parity.spec.ts).
+const THROUGH_NEXT_PORT = port + 1;
 // `npm start` requires a signing key that does not rest in the database in the clear: this run's own.
 const signingKey = JSON.stringify({ ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: "hub-oauth-ed25519" });
 
@@ -33,15 +36,19 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  // The first as `npm start` serves; the second with SERVE_API_THROUGH_NEXT, for the parity spec to compare.
+  webServer: [
+    { serverPort: port, throughNext: false },
+    { serverPort: THROUGH_NEXT_PORT, throughNext: true },
+  ].map(({ serverPort, throughNext }) => ({
     command: "node --import tsx scripts/serve.ts start",
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `http://127.0.0.1:${serverPort}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
-      PORT: String(port),
+      PORT: String(serverPort),
       HOSTNAME: "127.0.0.1",
-      BASE_URL: `http://127.0.0.1:${port}`,
+      BASE_URL: `http://127.0.0.1:${serverPort}`,
       // The webhook spec's receiver listens on 127.0.0.1 and serves https with a certificate made for this run.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       // As behind a reverse proxy: a spec that spends a per-address bucket names an address of its own, and leaves
@@ -57,6 +64,7 @@ export default defineConfig({
       OAUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, "e2e-sealing-key").toString("base64"),
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
+      SERVE_API_THROUGH_NEXT: String(throughNext),
     },
-  },
+  })),
 });

@@ -126,6 +126,12 @@ const configSchema = z.object({
    * arrives from loopback. Elsewhere a request from this machine that no proxy forwarded may read them too.
    */
   HEALTHZ_INTERNAL_TOKEN: z.string().regex(/^[A-Za-z0-9\-._~+/]{32,}=*$/, "must be at least 32 characters of a bearer token (openssl rand -hex 32)").optional(),
+  /**
+   * `npm start` answers the route builder's routes (the API rings, OAuth, MCP, /healthz, /openapi) from the build
+   * without Next's router (scripts/direct-routes.ts). Set, Next routes every request, as `npm run dev` always does:
+   * to compare the two (tests/e2e/direct-parity.spec.ts, `npm run bench`).
+   */
+  SERVE_API_THROUGH_NEXT: booleanFlag.default(false),
   /** Days an application stays open for the applicant before it expires (spec 2.2 `expires_at`). */
   APPLICATION_EXPIRY_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Companies House public data API key: when set, live company lookups go to Companies House. */

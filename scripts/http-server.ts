@@ -8,6 +8,7 @@ import next from "next";
 import { isSignInProviderRequest } from "../lib/oidc/mount-path";
 import { servePage } from "../lib/pages/page-replay";
 import { relayedByUntrustedProxy, stampPeerAddress } from "../lib/wire/client-address";
+import { directRoutes } from "./direct-routes";
 import { loadRepeatedChunksOnce } from "./shared-chunks";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -54,19 +55,28 @@ function warnOfUntrustedProxy(request: http.IncomingMessage): void {
   );
 }
 
-export async function startHttpServer(options: { dev: boolean; port: number; hostname?: string }): Promise<http.Server> {
-  if (!options.dev) loadRepeatedChunksOnce(path.join(ROOT, ".next", "server"));
+/**
+ * `direct`: the route builder's routes are answered from the build without Next's router (scripts/direct-routes.ts);
+ * off in development, where Next compiles each route as it is edited, and with SERVE_API_THROUGH_NEXT.
+ */
+export async function startHttpServer(options: { dev: boolean; direct: boolean; port: number; hostname?: string }): Promise<http.Server> {
+  const distDir = path.join(ROOT, ".next");
+  if (!options.dev) loadRepeatedChunksOnce(path.join(distDir, "server"));
   const app = next({ dev: options.dev, dir: ROOT, port: options.port, hostname: options.hostname ?? "localhost", turbopack: options.dev });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((request, response) => {
-    stampPeerAddress(request);
-    warnOfUntrustedProxy(request);
-    if (isSignInProviderRequest(request.method ?? "GET", request.url ?? "/")) return void handleSignIn(request, response);
+  const throughNext = (request: http.IncomingMessage, response: http.ServerResponse) => {
     withoutRouterVary(response);
     // Development renders every view, so an edited page shows at once.
     if (options.dev) return void handle(request, response);
     servePage(request, response, handle);
+  };
+  const serve = options.direct && !options.dev ? directRoutes(distDir, throughNext) : throughNext;
+  const server = http.createServer((request, response) => {
+    stampPeerAddress(request);
+    warnOfUntrustedProxy(request);
+    if (isSignInProviderRequest(request.method ?? "GET", request.url ?? "/")) return void handleSignIn(request, response);
+    serve(request, response);
   });
   // Idle keep-alive connections stay open longer than the 60 s load balancers and HTTP clients commonly keep theirs:
   // when the server closes first, a client that sends on the connection as it closes gets "other side closed".

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   // stack through them, which costs more than the request itself. Logs keep the built code's positions.
   if (mode === "start") process.setSourceMapsEnabled(false);
   const { startHttpServer } = await import("./http-server");
-  const server = await startHttpServer({ dev: mode === "dev", port: settings.PORT, hostname: process.env.HOSTNAME });
+  const server = await startHttpServer({ dev: mode === "dev", direct: !settings.SERVE_API_THROUGH_NEXT, port: settings.PORT, hostname: process.env.HOSTNAME });
   console.log(`Ready on ${settings.BASE_URL} (${mode === "dev" ? "development" : "production"})`);
   const stop = stopOnSignal({
     server,

@@ -9,6 +9,7 @@ import type { RatePolicy } from "../ratelimit/policies";
 import { corsHeaders, preflightHeaders } from "../wire/cors";
 import { errorResponse } from "../wire/error-outcome";
 import type { RequestContext } from "../wire/request-context";
+import { markBuilt } from "./built-route";
 import { addressLimitOf, HTTP_METHODS, type DeclarableMethod, type Endpoint, type HttpMethod } from "./endpoint";
 import { countRequest } from "../usage/counter";
 import { AUTH_KINDS, authKindOf, tenantOf } from "./auth-kinds";
@@ -121,7 +122,7 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     return (request, context) => runEndpoint(ring, path, target, request, context);
   };
   const get = handlerFor("GET");
-  return {
+  return markBuilt({
     GET: get,
     HEAD: endpoints.GET ? async (request, context) => withoutBody(await get(request, context)) : methodNotAllowed,
     OPTIONS: async (request) => {
@@ -132,13 +133,13 @@ export function defineRoute(ring: Ring, path: string, endpoints: Partial<Record<
     PUT: handlerFor("PUT"),
     PATCH: handlerFor("PATCH"),
     DELETE: handlerFor("DELETE"),
-  };
+  });
 }
 
 /** Every method of an unmatched path under a ring answers 404 `route_not_found`. */
 export function unmatchedRoute(ring: Ring): RouteHandlers {
   const notFound = answerWith(ring, null, () => new ApiError("route_not_found"));
-  return Object.fromEntries(HTTP_METHODS.map((method) => [method, notFound])) as RouteHandlers;
+  return markBuilt(Object.fromEntries(HTTP_METHODS.map((method) => [method, notFound])) as RouteHandlers);
 }
 
 // Route files take the builder's whole vocabulary from here.
