@@ -1,4 +1,3 @@
-import path from "node:path";
 import { parseConfig } from "../../lib/env";
 import { seedDemo } from "../../lib/seed/seed-demo";
 import { seedPlatform } from "../../lib/seed/seed-platform";
@@ -12,7 +11,7 @@ export const seed: Command = {
   async run({ env, database, print }) {
     const connection = await database();
     const platform = await seedPlatform();
-    const result = { ...(await seedDemo(connection, path.resolve(parseConfig(env).DEMO_CREDENTIALS_FILE))), platform };
+    const result = { ...(await seedDemo(connection, parseConfig(env))), platform };
     const { demo, created } = result;
     print(
       [

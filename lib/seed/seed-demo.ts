@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clock } from "../clock";
-import { config } from "../env";
+import { config, type Config } from "../env";
 import type { Database } from "../db";
 import { hashSecret, newKeyRow } from "../keys/secrets";
 import { createProject } from "../projects/create-project";
@@ -62,8 +62,7 @@ async function reissueSandboxKeys(database: Database, projectId: string): Promis
 }
 
 /** The demo page's origin (/v1/demo is on JS_URL), added to what the key lists already. */
-async function publishDemoKey(database: Database, projectId: string, publishableKey: string): Promise<void> {
-  const demoOrigin = new URL(config().JS_URL).origin;
+async function publishDemoKey(database: Database, projectId: string, publishableKey: string, demoOrigin: string): Promise<void> {
   await database.$transaction([
     database.project.update({ where: { id: projectId }, data: { demoPublishableKey: publishableKey } }),
     database.apiKey.updateMany({
@@ -73,13 +72,16 @@ async function publishDemoKey(database: Database, projectId: string, publishable
   ]);
 }
 
-export async function seedDemo(database: Database, credentialsFile = path.resolve(config().DEMO_CREDENTIALS_FILE)): Promise<SeedResult> {
+/** Seeds the demo with the settings given: the process's, or those of the command that asked (cli seed). */
+export async function seedDemo(database: Database, settings: Pick<Config, "DEMO_CREDENTIALS_FILE" | "JS_URL"> = config()): Promise<SeedResult> {
+  const credentialsFile = path.resolve(settings.DEMO_CREDENTIALS_FILE);
+  const demoOrigin = new URL(settings.JS_URL).origin;
   const existing = await database.project.findFirst({ where: { isDemo: true }, orderBy: { id: "asc" } });
   if (!existing) {
     const project = await createProject(database, { name: DEMO_PROJECT_NAME, tier: "build", isDemo: true });
     const demo = { project_id: project.project_id, client_id: project.client_id, sandbox: project.sandbox };
     writeCredentialsFile(credentialsFile, demo);
-    await publishDemoKey(database, project.project_id, project.sandbox.publishable_key);
+    await publishDemoKey(database, project.project_id, project.sandbox.publishable_key, demoOrigin);
     const applications = await seedDemoApplications(database, { id: project.project_id, clientId: project.client_id });
     return { created: { project: true, sandbox_keys: true, applications }, demo };
   }
@@ -87,12 +89,12 @@ export async function seedDemo(database: Database, credentialsFile = path.resolv
   const savedSecrets = saved?.project_id === existing.id ? [saved.sandbox.secret_key, saved.sandbox.publishable_key] : [];
   const applications = await seedDemoApplications(database, existing);
   if (saved && savedSecrets.length > 0 && (await keysStillActive(database, existing.id, savedSecrets))) {
-    await publishDemoKey(database, existing.id, saved.sandbox.publishable_key);
+    await publishDemoKey(database, existing.id, saved.sandbox.publishable_key, demoOrigin);
     return { created: { project: false, sandbox_keys: false, applications }, demo: saved };
   }
   const sandbox = await reissueSandboxKeys(database, existing.id);
   const demo = { project_id: existing.id, client_id: existing.clientId, sandbox };
   writeCredentialsFile(credentialsFile, demo);
-  await publishDemoKey(database, existing.id, sandbox.publishable_key);
+  await publishDemoKey(database, existing.id, sandbox.publishable_key, demoOrigin);
   return { created: { project: false, sandbox_keys: true, applications }, demo };
 }

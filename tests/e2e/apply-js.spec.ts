@@ -4,18 +4,15 @@
 // keeps focus and closes on Escape; a third origin cannot frame the journey; on a phone the journey takes the
 // whole window and comes back with application_id. The demo page passes axe on a desktop and a phone, with no
 // console error.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type FrameLocator, type Page } from "@playwright/test";
-import { createProjectWithCli, sandboxHeaders, type CliProject } from "./cli-project";
+import { cliWith, createProjectWithCli, sandboxHeaders, type CliProject } from "./cli-project";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
 import { seriousViolations } from "./accessibility";
-
-const root = path.resolve(import.meta.dirname, "..", "..");
 
 // Approved in the sandbox, with ample Sandbox Bank turnover (docs/sandbox.md).
 const APPROVED = "12990042";
@@ -85,8 +82,8 @@ async function startPartnerSite(platform: string, publishableKey: string): Promi
 
 type CliProjectWithKeys = CliProject & { sandbox: { publishable_key: string } };
 
-function sandboxPublishableKey(name: string): string {
-  return (createProjectWithCli(name) as CliProjectWithKeys).sandbox.publishable_key;
+async function sandboxPublishableKey(name: string): Promise<string> {
+  return ((await createProjectWithCli(name)) as CliProjectWithKeys).sandbox.publishable_key;
 }
 
 function watchConsole(page: Page): string[] {
@@ -145,7 +142,7 @@ let stranger: PartnerSite;
 test.describe.configure({ timeout: 60_000 });
 
 test.beforeAll(async ({ baseURL }) => {
-  partnerProject = createProjectWithCli("E2E apply.js partner") as CliProjectWithKeys;
+  partnerProject = (await createProjectWithCli("E2E apply.js partner")) as CliProjectWithKeys;
   partner = await startPartnerSite(baseURL!, partnerProject.sandbox.publishable_key);
   stranger = await startPartnerSite(baseURL!, "pk_sandbox_none");
 });
@@ -229,7 +226,7 @@ test("the widget closes on Escape from inside the journey, and opening again res
 test("a page on an origin that did not start the application cannot frame its journey", async ({ page, request, baseURL }) => {
   const started = await request.post("/apply/v1/applications", {
     headers: { origin: partner.origin },
-    data: { publishable_key: sandboxPublishableKey("E2E apply.js framing"), business: { company_number: APPROVED }, amount_pence: 2_500_000, term_months: 12 },
+    data: { publishable_key: await sandboxPublishableKey("E2E apply.js framing"), business: { company_number: APPROVED }, amount_pence: 2_500_000, term_months: 12 },
   });
   expect(started.status()).toBe(201);
   const { handoff_url: handoffUrl } = (await started.json()) as { handoff_url: string };
@@ -271,13 +268,10 @@ test("on a phone the journey takes the whole window and comes back to the partne
 });
 
 test.describe("the demo page", () => {
-  test.beforeAll(({}, testInfo) => {
+  test.beforeAll(async ({}, testInfo) => {
     // `npm start` does not seed the demo project; the admin CLI does, keeping its credentials apart from a developer's.
     // It registers the demo page's origin on the demo key, so it is told the server's address, as the server is.
-    execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), "seed", "--json"], {
-      cwd: root,
-      env: { ...process.env, BASE_URL: testInfo.project.use.baseURL, DEMO_CREDENTIALS_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "apply-js-demo-")), "demo.json") },
-    });
+    await cliWith({ BASE_URL: testInfo.project.use.baseURL!, DEMO_CREDENTIALS_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "apply-js-demo-")), "demo.json") }, "seed", "--json");
   });
 
   for (const viewport of [

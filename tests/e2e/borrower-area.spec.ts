@@ -28,11 +28,11 @@ async function application(request: APIRequestContext, headers: Record<string, s
 test("a borrower signs in, sees their company's account, its schedule and transactions, and signs out, accessibly, on a phone", async ({ browser, request }) => {
   // A company of this run's own (the database outlives runs), with an ending the sandbox approves in full.
   const companyNumber = `8${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}4242`;
-  const headers = await sandboxHeaders(request, createProjectWithCli(`E2E Borrower ${Date.now()}`));
+  const headers = await sandboxHeaders(request, await createProjectWithCli(`E2E Borrower ${Date.now()}`));
   const accountId = await application(request, headers, companyNumber, 1_200_000, true);
   await application(request, headers, companyNumber, 500_000, false);
   const email = `e2e.borrower.${Date.now()}@example.test`;
-  cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper", "--company-number", companyNumber, "--company-name", "Compilers Ltd", "--sandbox");
+  await cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Grace Hopper", "--company-number", companyNumber, "--company-name", "Compilers Ltd", "--sandbox");
 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();

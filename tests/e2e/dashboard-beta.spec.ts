@@ -45,12 +45,12 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   // Five admin CLI runs, two applications funded through the API, a payout run and a sign-in.
   testInfo.setTimeout(120_000);
   request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
-  const project = createProjectWithCli(`E2E Beta ${Date.now()}`);
-  cliJson("project", "capability", project.project_id, "--enable", "beta");
-  cliJson("project", "set-revenue-share", project.project_id, "--bps", "150");
-  const email = teamMember(project.project_id, "owner");
-  const other = createProjectWithCli(`E2E No Beta ${Date.now()}`);
-  cliJson("team", "add", "--project", other.project_id, "--email", email, "--role", "owner");
+  const project = await createProjectWithCli(`E2E Beta ${Date.now()}`);
+  await cliJson("project", "capability", project.project_id, "--enable", "beta");
+  await cliJson("project", "set-revenue-share", project.project_id, "--bps", "150");
+  const email = await teamMember(project.project_id, "owner");
+  const other = await createProjectWithCli(`E2E No Beta ${Date.now()}`);
+  await cliJson("team", "add", "--project", other.project_id, "--email", email, "--role", "owner");
   const headers = await sandboxHeaders(request, project);
 
   const created = await request.post("/partner/v1/sub-accounts", {

@@ -32,9 +32,9 @@ test("a viewer filters events and opens one, then an application with its timeli
   receiver.listen(0, "127.0.0.1");
   await once(receiver, "listening");
   try {
-    const project = createProjectWithCli(`E2E Browse ${Date.now()}`);
-    teamMember(project.project_id, "owner");
-    const email = teamMember(project.project_id, "viewer");
+    const project = await createProjectWithCli(`E2E Browse ${Date.now()}`);
+    await teamMember(project.project_id, "owner");
+    const email = await teamMember(project.project_id, "viewer");
     const headers = await sandboxHeaders(request, project);
     const hookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     const endpoint = await request.post("/partner/v1/webhook_endpoints", { headers, data: { url: hookUrl, enabled_events: ["account.activated"] } });
@@ -48,7 +48,7 @@ test("a viewer filters events and opens one, then an application with its timeli
     expect(accountId).toMatch(/^acc_/);
     const declined = await decidedApplication(request, headers, "12340001");
     expect(declined.status).toBe("declined");
-    cliJson("decision", "lock", declined.decision);
+    await cliJson("decision", "lock", declined.decision);
     await expect.poll(() => delivered, { timeout: 10_000, intervals: [200] }).toEqual(["account.activated"]);
 
     const base = `/dashboard/${project.project_id}/sandbox`;
@@ -154,7 +154,7 @@ test("a viewer filters events and opens one, then an application with its timeli
     }
 
     // Addresses that name nothing here: the dashboard's 404 page, never a 500.
-    const other = createProjectWithCli(`E2E Browse other ${Date.now()}`);
+    const other = await createProjectWithCli(`E2E Browse other ${Date.now()}`);
     for (const path of [
       `/dashboard/${other.project_id}/sandbox/events`,
       `${base}/events/evt_00000000000000000000000000`,
@@ -178,11 +178,11 @@ test("a viewer filters events and opens one, then an application with its timeli
 
 test("an owner releases a locked decision, and the Activity page says who did", async ({ browser, request }) => {
   test.setTimeout(60_000);
-  const project = createProjectWithCli(`E2E Browse release ${Date.now()}`);
-  const email = teamMember(project.project_id, "owner");
+  const project = await createProjectWithCli(`E2E Browse release ${Date.now()}`);
+  const email = await teamMember(project.project_id, "owner");
   const headers = await sandboxHeaders(request, project);
   const declined = await decidedApplication(request, headers, "12340001");
-  cliJson("decision", "lock", declined.decision);
+  await cliJson("decision", "lock", declined.decision);
   const applicationPath = `/dashboard/${project.project_id}/sandbox/applications/${declined.id}`;
   const { context, page, policyViolations } = await signInAt(browser, applicationPath, email, { width: 390, height: 844 });
 

@@ -13,8 +13,8 @@ import { seriousViolations, noSidewaysScroll } from "./accessibility";
 test("an owner signs in, creates a key and sees its secret once, rolls it and revokes the successor, accessibly, on a desktop and a phone", async ({ browser }) => {
   // Many steps, each a page view and an axe run: more than the default's 30 s on a busy machine.
   test.setTimeout(60_000);
-  const project = createProjectWithCli(`E2E Dashboard ${Date.now()}`);
-  const email = teamMember(project.project_id, "owner");
+  const project = await createProjectWithCli(`E2E Dashboard ${Date.now()}`);
+  const email = await teamMember(project.project_id, "owner");
   const keysPath = `/dashboard/${project.project_id}/sandbox/keys`;
   const { context, page, policyViolations } = await signInAt(browser, keysPath, email);
 
@@ -101,8 +101,8 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
   expect(await seriousViolations(page)).toEqual([]);
 
   // In a second team, the switcher appears and keeps the environment.
-  const second = createProjectWithCli(`E2E Dashboard second ${Date.now()}`);
-  cliJson("team", "add", "--project", second.project_id, "--email", email, "--role", "developer");
+  const second = await createProjectWithCli(`E2E Dashboard second ${Date.now()}`);
+  await cliJson("team", "add", "--project", second.project_id, "--email", email, "--role", "developer");
   await page.reload();
   await page.getByText("Project:").click();
   await page.getByRole("link", { name: /^E2E Dashboard second/ }).click();
@@ -116,9 +116,9 @@ test("an owner signs in, creates a key and sees its secret once, rolls it and re
 });
 
 test("a viewer sees the keys but no control, and a forced post is refused", async ({ browser }) => {
-  const project = createProjectWithCli(`E2E Dashboard viewer ${Date.now()}`);
-  teamMember(project.project_id, "owner");
-  const email = teamMember(project.project_id, "viewer");
+  const project = await createProjectWithCli(`E2E Dashboard viewer ${Date.now()}`);
+  await teamMember(project.project_id, "owner");
+  const email = await teamMember(project.project_id, "viewer");
   const keysPath = `/dashboard/${project.project_id}/sandbox/keys`;
   const { context, page, policyViolations } = await signInAt(browser, keysPath, email, { width: 390, height: 844 });
 
@@ -145,7 +145,7 @@ test("a viewer sees the keys but no control, and a forced post is refused", asyn
 
 test("someone in no team is told plainly how to join one, and signs out", async ({ browser }) => {
   const email = `e2e.nobody.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cliJson("user", "create", "--email", email, "--password", DASHBOARD_PASSWORD, "--name", "Grace Hopper");
+  await cliJson("user", "create", "--email", email, "--password", DASHBOARD_PASSWORD, "--name", "Grace Hopper");
   const { context, page, policyViolations } = await signInAt(browser, "/dashboard", email, { width: 390, height: 844 });
   await expect(page.getByRole("heading", { level: 2 })).toHaveText("You are not in a project team yet");
   await expect(page.getByText("Ask an owner of your company's project to add you")).toBeVisible();

@@ -10,11 +10,11 @@ import { decidedApplication, signInAt, teamMember } from "./dashboard-session";
 test("every dashboard page, with data, is accessible on a desktop and on a phone", async ({ browser, request }) => {
   // Nineteen pages at two widths, each with axe.
   test.setTimeout(210_000);
-  const project = createProjectWithCli(`E2E Pages ${Date.now()}`);
+  const project = await createProjectWithCli(`E2E Pages ${Date.now()}`);
   // The beta sections too: a sub-account the funded application is originated through, and its payout.
-  cliJson("project", "capability", project.project_id, "--enable", "beta");
-  const email = teamMember(project.project_id, "owner");
-  teamMember(project.project_id, "developer");
+  await cliJson("project", "capability", project.project_id, "--enable", "beta");
+  const email = await teamMember(project.project_id, "owner");
+  await teamMember(project.project_id, "developer");
   const headers = await sandboxHeaders(request, project);
   const endpoint = await request.post("/partner/v1/webhook_endpoints", { headers, data: { url: "https://127.0.0.1:9/hooks", enabled_events: ["*"], description: "Order system" } });
   expect(endpoint.status()).toBe(201);
@@ -30,7 +30,7 @@ test("every dashboard page, with data, is accessible on a desktop and on a phone
   expect(payoutId).toMatch(/^po_/);
   const eventId = (await (await request.get("/partner/v1/events?limit=1", { headers })).json()).data[0].id as string;
   const keyId = (await (await request.get("/partner/v1/keys", { headers })).json()).data[0].id as string;
-  const developerId = (cliJson("team", "list", "--project", project.project_id) as unknown as { data: Array<{ user_id: string; role: string }> }).data.find((member) => member.role === "developer")!.user_id;
+  const developerId = ((await cliJson("team", "list", "--project", project.project_id)) as unknown as { data: Array<{ user_id: string; role: string }> }).data.find((member) => member.role === "developer")!.user_id;
 
   const base = `/dashboard/${project.project_id}/sandbox`;
   const pages: Array<[name: string, path: string, heading: string | RegExp]> = [

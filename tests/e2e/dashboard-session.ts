@@ -8,10 +8,10 @@ import { watchPolicyViolations } from "./page-policy";
 export const DASHBOARD_PASSWORD = "a long enough passphrase";
 
 /** A new sign-in user in the project's team with `role`; answers their email. */
-export function teamMember(projectId: string, role: string): string {
+export async function teamMember(projectId: string, role: string): Promise<string> {
   const email = `e2e.${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cliJson("user", "create", "--email", email, "--password", DASHBOARD_PASSWORD, "--name", "Grace Hopper");
-  cliJson("team", "add", "--project", projectId, "--email", email, "--role", role);
+  await cliJson("user", "create", "--email", email, "--password", DASHBOARD_PASSWORD, "--name", "Grace Hopper");
+  await cliJson("team", "add", "--project", projectId, "--email", email, "--role", role);
   return email;
 }
 

@@ -37,10 +37,10 @@ async function checkRefused(page: Page, title: RegExp, summaryLink: string, scre
 }
 
 test("an owner invites someone by email, changes their role, removes them, and cannot demote the last owner", async ({ browser }) => {
-  const project = createProjectWithCli(`E2E Team ${Date.now()}`);
-  const email = teamMember(project.project_id, "owner");
+  const project = await createProjectWithCli(`E2E Team ${Date.now()}`);
+  const email = await teamMember(project.project_id, "owner");
   const inviteeEmail = `e2e.invitee.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
-  cliJson("user", "create", "--email", inviteeEmail, "--password", DASHBOARD_PASSWORD, "--name", "Ada Lovelace");
+  await cliJson("user", "create", "--email", inviteeEmail, "--password", DASHBOARD_PASSWORD, "--name", "Ada Lovelace");
   const teamPath = `/dashboard/${project.project_id}/sandbox/team`;
   const { context, page, policyViolations } = await signInAt(browser, teamPath, email);
 
@@ -119,8 +119,8 @@ test("an owner invites someone by email, changes their role, removes them, and c
 });
 
 test("an owner limits a publishable key to one origin, sees today's requests on Usage, and revokes every sandbox token", async ({ browser }) => {
-  const project = createProjectWithCli(`E2E Keys rest ${Date.now()}`);
-  const email = teamMember(project.project_id, "owner");
+  const project = await createProjectWithCli(`E2E Keys rest ${Date.now()}`);
+  const email = await teamMember(project.project_id, "owner");
   const keysPath = `/dashboard/${project.project_id}/sandbox/keys`;
   const { context, page, policyViolations } = await signInAt(browser, keysPath, email);
   const headers = await sandboxHeaders(page.request, project);
@@ -184,9 +184,9 @@ test("an owner limits a publishable key to one origin, sees today's requests on 
 });
 
 test("a viewer reads Team and Usage without a control", async ({ browser }) => {
-  const project = createProjectWithCli(`E2E Team viewer ${Date.now()}`);
-  const ownerEmail = teamMember(project.project_id, "owner");
-  const email = teamMember(project.project_id, "viewer");
+  const project = await createProjectWithCli(`E2E Team viewer ${Date.now()}`);
+  const ownerEmail = await teamMember(project.project_id, "owner");
+  const email = await teamMember(project.project_id, "viewer");
   const teamPath = `/dashboard/${project.project_id}/sandbox/team`;
   const { context, page, policyViolations } = await signInAt(browser, teamPath, email, { width: 390, height: 844 });
 

@@ -53,8 +53,8 @@ test("a developer adds an endpoint, sees its failures, replays, recovers once th
   const answer = { status: 500, body: "receiver down for maintenance" };
   const receiver = await startReceiver(answer);
   try {
-    const project = createProjectWithCli(`E2E Dashboard webhooks ${Date.now()}`);
-    const email = teamMember(project.project_id, "developer");
+    const project = await createProjectWithCli(`E2E Dashboard webhooks ${Date.now()}`);
+    const email = await teamMember(project.project_id, "developer");
     const webhooksPath = `/dashboard/${project.project_id}/sandbox/webhooks`;
     const { context, page, policyViolations } = await signInAt(browser, webhooksPath, email);
 
@@ -165,7 +165,7 @@ test("a developer adds an endpoint, sees its failures, replays, recovers once th
 test("a viewer sees the endpoints and their attempts but no control, and a forced post is refused", async ({ browser, request }) => {
   const receiver = await startReceiver({ status: 204, body: "" });
   try {
-    const project = createProjectWithCli(`E2E Dashboard webhooks viewer ${Date.now()}`);
+    const project = await createProjectWithCli(`E2E Dashboard webhooks viewer ${Date.now()}`);
     const registered = await request.post("/partner/v1/webhook_endpoints", {
       headers: await sandboxHeaders(request, project),
       data: { url: receiver.url, enabled_events: ["*"], description: "Everything" },
@@ -173,7 +173,7 @@ test("a viewer sees the endpoints and their attempts but no control, and a force
     expect(registered.status()).toBe(201);
     const endpointId = (await registered.json()).id as string;
     await createApplication(request, project);
-    const email = teamMember(project.project_id, "viewer");
+    const email = await teamMember(project.project_id, "viewer");
     const webhooksPath = `/dashboard/${project.project_id}/sandbox/webhooks`;
     const { context, page, policyViolations } = await signInAt(browser, webhooksPath, email, { width: 390, height: 844 });
 

@@ -30,7 +30,7 @@ async function checkPage(page: Page, label: string, width: number, javaScriptEna
 for (const walk of WALKS) {
   test(`an applicant answers each page as GOV.UK asks, and reaches the offer after submitting, on a ${walk.name}`, async ({ browser, request }) => {
     test.slow();
-    const headers = await sandboxHeaders(request, createProjectWithCli(`E2E Journey walk ${walk.name}`));
+    const headers = await sandboxHeaders(request, await createProjectWithCli(`E2E Journey walk ${walk.name}`));
     const created = await request.post("/partner/v1/applications", {
       headers: { ...headers, "idempotency-key": `e2e-journey-walk-${walk.name}-${Date.now()}` },
       data: { business: { company_number: APPROVED }, amount_pence: 100_050, term_months: 12, applicant: { email: "ada@example.co.uk", first_name: "Ada" } },

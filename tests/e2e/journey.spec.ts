@@ -19,7 +19,7 @@ const APPROVED = "12990042";
 const DECLINED = "12990002";
 
 async function startApplication(request: APIRequestContext, name: string, companyNumber: string, redirectUri?: string) {
-  const headers = await sandboxHeaders(request, createProjectWithCli(name));
+  const headers = await sandboxHeaders(request, await createProjectWithCli(name));
   const created = await request.post("/partner/v1/applications", {
     headers: { ...headers, "idempotency-key": `e2e-journey-${Date.now()}-${Math.random()}` },
     data: {

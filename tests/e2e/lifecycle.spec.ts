@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
 
 test("a sandbox application is created, submitted, decided within five seconds and funded over HTTP", async ({ request }) => {
-  const headers = await sandboxHeaders(request, createProjectWithCli("E2E Lifecycle"));
+  const headers = await sandboxHeaders(request, await createProjectWithCli("E2E Lifecycle"));
 
   const created = await request.post("/partner/v1/applications", {
     headers: { ...headers, "idempotency-key": `e2e-${Date.now()}` },

@@ -28,7 +28,7 @@ for (const path of ["/mcp", "/public/v1/mcp"]) {
 
 for (const path of ["/partner/mcp", "/partner/v1/mcp"]) {
   test(`the partner server at ${path} opens the default grant's tools to a CLI project's sandbox token, and refuses no token`, async ({ baseURL, request }) => {
-    const project = createProjectWithCli(`E2E MCP ${path}`);
+    const project = await createProjectWithCli(`E2E MCP ${path}`);
     const client = await connect(`${baseURL}${path}`, await sandboxHeaders(request, project));
     expect(client.getServerVersion()?.name).toBe("lending-platform-partner");
     const names = (await client.listTools()).tools.map((tool) => tool.name);

@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { basicAuthorization, createProjectWithCli } from "./cli-project";
 
 test("a CLI-created project mints a token and lists its keys", async ({ request }) => {
-  const project = createProjectWithCli("E2E Partner");
+  const project = await createProjectWithCli("E2E Partner");
   const tokenResponse = await request.post("/partner/v1/oauth/token", {
     headers: { authorization: basicAuthorization(project) },
     form: { grant_type: "client_credentials", scope: "partner:manage" },

@@ -3,16 +3,9 @@
 // header, and still hydrates in Chromium with no console error or policy violation; the CSRF cookie is given as on
 // a rendered view; a pricing change made with the admin CLI shows on the next view; /apply and any address with a
 // query are rendered every time.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
+import { cli } from "./cli-project";
 import { expectUnframeablePage, watchPolicyViolations } from "./page-policy";
-
-const root = path.resolve(import.meta.dirname, "..", "..");
-
-function cli(...args: string[]): void {
-  execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "bin", "cli.ts"), ...args], { cwd: root, env: process.env });
-}
 
 const policyNonceOf = (policy: string | undefined) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
 const bodyNoncesOf = (html: string) => [...html.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]);
@@ -110,13 +103,13 @@ test("a pricing change made with the admin CLI shows on the next view of a repla
   await replayedView(() => request.get("/", { headers: asDocument }));
   await page.goto("/");
   await expect(page.getByText("£50 to £500 over 14 to 84 days").first()).toBeVisible();
-  cli("pricing", "set", "business_loan.amount_max_pounds", "600", "--note", "page cache e2e");
+  await cli("pricing", "set", "business_loan.amount_max_pounds", "600", "--note", "page cache e2e");
   try {
     await expect.poll(async () => (await request.get("/", { headers: asDocument })).text()).toContain("£600 over 14 to 84 days");
     await page.goto("/");
     await expect(page.getByText("£50 to £600 over 14 to 84 days").first()).toBeVisible();
   } finally {
-    cli("pricing", "set", "business_loan.amount_max_pounds", "500", "--note", "page cache e2e");
+    await cli("pricing", "set", "business_loan.amount_max_pounds", "500", "--note", "page cache e2e");
   }
   await expect.poll(async () => (await request.get("/", { headers: asDocument })).text()).toContain("£500 over 14 to 84 days");
 });

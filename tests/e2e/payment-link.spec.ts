@@ -17,7 +17,7 @@ const RETURN_TO = "https://partner.example/paid?order=42";
 
 /** A funded sandbox term loan of £10,000 and the headers to act on it. */
 async function fundedAccount(request: APIRequestContext, name: string) {
-  const headers = await sandboxHeaders(request, createProjectWithCli(name));
+  const headers = await sandboxHeaders(request, await createProjectWithCli(name));
   const created = await request.post("/partner/v1/applications", {
     headers: { ...headers, "idempotency-key": `e2e-pay-${Date.now()}-${Math.random()}` },
     data: { business: { company_number: "12345678" }, amount_pence: 1_000_000, term_months: 12, applicant: { email: "director@example.co.uk" }, reference: "loan-42" },

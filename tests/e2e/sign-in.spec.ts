@@ -35,9 +35,9 @@ const VIEWPORTS = [
 for (const viewport of VIEWPORTS) {
   test(`a person signs in, allows the service and is back at its callback, accessibly, on a ${viewport.name}`, async ({ browser, baseURL }) => {
     const rp = await startRelyingParty();
-    const registered = cliJson("oidc-client", "create", "--name", "Example Accounting", "--redirect-uri", rp.callback);
+    const registered = await cliJson("oidc-client", "create", "--name", "Example Accounting", "--redirect-uri", rp.callback);
     const email = `e2e.${viewport.name}.${Date.now()}@example.test`;
-    const user = cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Ada Lovelace", "--company-number", "01234567", "--company-name", "Analytical Engines Ltd", "--company-role", "director");
+    const user = await cliJson("user", "create", "--email", email, "--password", PASSWORD, "--name", "Ada Lovelace", "--company-number", "01234567", "--company-name", "Analytical Engines Ltd", "--company-role", "director");
 
     const issuer = new URL(`${baseURL}/sso`);
     const configuration = await client.discovery(issuer, registered.client_id!, { id_token_signed_response_alg: "ES256" }, client.ClientSecretBasic(registered.client_secret!), {

@@ -26,7 +26,7 @@ test("a sandbox endpoint receives the lifecycle's events, signed", async ({ requ
   await once(receiver, "listening");
 
   try {
-    const headers = await sandboxHeaders(request, createProjectWithCli("E2E Webhooks"));
+    const headers = await sandboxHeaders(request, await createProjectWithCli("E2E Webhooks"));
     const endpoint = await request.post("/partner/v1/webhook_endpoints", {
       headers,
       data: { url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, enabled_events: ["application.created", "application.submitted", "decision.completed"] },
