@@ -149,7 +149,7 @@ test("every endpoint answers the same served directly as through Next", async ({
   const credentialed = exchanges.filter(({ credential }) => credential).length;
   const credentials: Credentials[] = [];
   for (let index = 0; index < Math.ceil(credentialed / REQUESTS_PER_PROJECT); index += 1) {
-    const project = createProjectWithCli(`Parity ${index + 1}`);
+    const project = await createProjectWithCli(`Parity ${index + 1}`);
     credentials.push({ direct: await sandboxHeaders(request, project), next: await sandboxHeaders(throughNext, project) });
   }
   let spent = 0;
@@ -185,7 +185,7 @@ test("the paths around the endpoints answer the same served directly as through 
 });
 
 test("an event stream the client leaves gives its concurrent request slot back, served either way", async ({ request }) => {
-  const project = createProjectWithCli("Parity streams");
+  const project = await createProjectWithCli("Parity streams");
   // More streams, one after another, than a project's 10 concurrent slots: a stream whose handler never heard
   // the client go would keep its slot, and the eleventh would be refused.
   for (const [origin, context] of [[origins[0]!, request], [origins[1]!, throughNext]] as const) {
