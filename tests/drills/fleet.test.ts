@@ -154,8 +154,9 @@ class Receiver {
 
 /** The process holding the client end of a connection to the receiver, by its local port (`ss`, iproute2). */
 function ownerOfConnection(clientPort: number): number | null {
-  const listed = spawnSync("ss", ["-Htnp", "state", "established", `( sport = :${clientPort} )`], { encoding: "utf8" }).stdout;
-  const pid = /pid=(\d+)/.exec(listed ?? "");
+  const listed = spawnSync("ss", ["-Htnp", "state", "established", `( sport = :${clientPort} )`], { encoding: "utf8" });
+  if (listed.error) throw new Error(`fleet drill: \`ss\` (iproute2) is needed to tell which process holds a connection: ${listed.error.message}`);
+  const pid = /pid=(\d+)/.exec(listed.stdout);
   return pid ? Number(pid[1]) : null;
 }
 
@@ -168,12 +169,11 @@ const next = () => {
   return alive[turn++ % alive.length]!;
 };
 
-const redisProbe = await redisAnswers();
-redisProbe?.disconnect();
-
-// The machines of this project run Redis; a laptop without one runs the rest of the suite.
-describe.runIf(redisProbe !== null)("a fleet of three processes over one PostgreSQL and one Redis", () => {
+describe("a fleet of three processes over one PostgreSQL and one Redis", () => {
   beforeAll(async () => {
+    const redis = await redisAnswers();
+    if (!redis) throw new Error(`fleet drill: no Redis answers at ${REDIS_URL}; start one or point REDIS_URL at one`);
+    redis.disconnect();
     ensureProductionBuild();
     receiver = new Receiver();
     await receiver.start();
