@@ -51,11 +51,9 @@ process.env.BASE_URL = ORIGIN;
 process.env.OAUTH_SIGNING_KEY = JSON.stringify({ ...generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }), kid: "hub-oauth-ed25519" });
 
 interface FleetProcess {
-  name: string;
   url: string;
   port: number;
   child: ChildProcess;
-  output: () => string;
 }
 
 /** The production build the processes serve: built here when missing (npm test has built it before the drills). */
@@ -97,7 +95,7 @@ async function startProcess(name: string): Promise<FleetProcess> {
     },
     { timeoutMs: 120_000 },
   );
-  return { name, url: `http://127.0.0.1:${port}`, port, child, output: () => output };
+  return { url: `http://127.0.0.1:${port}`, port, child };
 }
 
 /** A webhook receiver on 127.0.0.1 (https, the run's certificate) that counts what arrives and can hold its answers. */
