@@ -4,6 +4,7 @@ import { onCommitted } from "../commit-signals";
 import { backgroundDriver, startBackgroundDriver } from "../jobs/background";
 import type { BackgroundDriver } from "../jobs/driver";
 import { describeError, log } from "../log";
+import { releaseHeldNotificationClaims } from "../notifications/notifications";
 import { releaseHeldDeliveryClaims } from "../webhooks/deliver";
 import { BACKGROUND_CATALOGUE } from "./catalogue";
 import { onBackgroundStop } from "./shutdown";
@@ -25,11 +26,13 @@ export function listenForCommits(): void {
 export async function startBackgroundWork(): Promise<BackgroundDriver> {
   listenForCommits();
   const driver = await startBackgroundDriver(BACKGROUND_CATALOGUE);
-  // A stopping process gives back the webhook attempts it is making, so another process makes them at once rather
-  // than when their claims lapse. Decisioning, expiry and collections hold row locks, which end with the transaction.
+  // A stopping process gives back the webhook attempts and the emails it is making, so another process makes them at
+  // once rather than when their claims lapse. Decisioning, expiry and collections hold row locks, which end with the
+  // transaction.
   onBackgroundStop(async () => {
     driver.stop();
-    return releaseHeldDeliveryClaims();
+    const [deliveries, notifications] = await Promise.all([releaseHeldDeliveryClaims(), releaseHeldNotificationClaims()]);
+    return deliveries + notifications;
   });
   return driver;
 }
