@@ -8,7 +8,7 @@
 //
 // A production process behind a load balancer stops gracefully (docs/deploy.md): it stops accepting connections at
 // once, lets the requests in flight finish (up to a grace period), then stops its background work and gives back
-// the webhook attempts it holds, so another process takes them at once instead of when their claims lapse.
+// the webhook attempts and emails it holds, so another process takes them at once instead of when their claims lapse.
 
 export interface StopTargets {
   server: { close(callback?: () => void): unknown; closeAllConnections(): void };
