@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
 //   process start and a fresh import of the same modules per file.
 // - integration: the database, API and CLI tests, each file in a process of its own on a database of its own.
 // - drills: the outage drills (a restarted PostgreSQL, a Redis that goes away, a killed backend), isolated likewise,
-//   run last and one at a time: some measure latency, which other files running alongside would disturb.
+//   run last and one at a time: some measure latency, which other files running alongside would disturb. `npm test`
+//   runs them once its production build is done (the fleet drill serves it); `vitest run` alone runs them last.
 // Unit and integration files run three at a time whatever the machine (vitest's default is one fewer than its
 // CPUs, so one at a time on two): a file spends most of its time waiting on PostgreSQL, sockets and child
 // processes, and each file owns its database, so files run side by side without meeting.

@@ -176,6 +176,17 @@ const configSchema = z.object({
    * record type). Tests shorten it; at most 3 s, so a silent name server leaves time in an attempt's 10 s.
    */
   WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_000).default(1_000),
+  /**
+   * How long a webhook attempt's claim on its delivery lasts, in seconds: a process that dies mid-attempt leaves the
+   * delivery to the others once it lapses. Keep it above the 10 s an attempt may take (a claim that lapses mid-attempt
+   * lets a second process send it too); the fleet drill shortens it so a killed process's work is seen picked up.
+   */
+  WEBHOOK_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
+   * How long a stopping process (SIGTERM) lets its in-flight requests finish before closing their connections; it
+   * then releases the background work it holds and exits. Keep it under the orchestrator's own kill deadline.
+   */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** SMTP server for notifications to partner teams, e.g. smtp://user:pass@smtp.example.com:587. Unset: kept in the database only. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** Sender of notification emails. */
@@ -310,6 +321,9 @@ export function productionConfigWarnings(settings: Config): string[] {
     warnings.push(
       "OAUTH_KEY_ENCRYPTION_KEY is not set: the sign-in provider (SSO_URL) keeps its keys in the database only sealed under it, so it answers 500 until it is set (openssl rand -base64 32 makes one).",
     );
+  }
+  if (settings.WEBHOOK_CLAIM_SECONDS <= 10) {
+    warnings.push(`WEBHOOK_CLAIM_SECONDS is ${settings.WEBHOOK_CLAIM_SECONDS}: a claim that lapses before the 10 s an attempt may take lets a second process send the same attempt.`);
   }
   if (!settings.HEALTHZ_INTERNAL_TOKEN) {
     warnings.push("HEALTHZ_INTERNAL_TOKEN is not set: GET /healthz/internal answers 404 to everyone (openssl rand -hex 32 makes a token).");

@@ -112,6 +112,9 @@ async function main(): Promise<void> {
     silence: silenceProcessOutput,
     print: (line) => console.log(line),
     exit: (code) => process.exit(code),
+    // Development stops at once (an open event stream would otherwise hold Ctrl-C for the whole grace period).
+    graceMs: mode === "dev" ? 0 : settings.SHUTDOWN_GRACE_SECONDS * 1000,
+    release: async () => (await import("../lib/background/shutdown")).stopBackgroundWork(),
     flush: async () => (await import("../lib/usage/counter")).stopUsageFlushing(),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

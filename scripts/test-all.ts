@@ -1,5 +1,6 @@
-// `npm test`: every suite. Unit, API and CLI tests (vitest) against a real PostgreSQL, then the end-to-end
-// tests (Playwright, Debian's Chromium) against a production build. Ends with one line: "N passed, N failed".
+// `npm test`: every suite. Unit, API and CLI tests (vitest) against a real PostgreSQL while the production build
+// runs; then, on that build, the drills (vitest's drills project: the fleet drill serves it from three processes)
+// and the end-to-end tests (Playwright, Debian's Chromium). Ends with one line: "N passed, N failed".
 import "./require-node";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -35,20 +36,15 @@ function readJson<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 }
 
-async function runVitest(env: NodeJS.ProcessEnv): Promise<Tally> {
-  const output = path.join(RESULTS, "vitest.json");
-  const code = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+/** Runs the named vitest projects; `report` names the JSON report under .data/test-results. */
+async function runVitest(env: NodeJS.ProcessEnv, projects: string[], report: string): Promise<Tally> {
+  const output = path.join(RESULTS, `${report}.json`);
+  const selected = projects.flatMap((project) => ["--project", project]);
+  const code = await run(bin("vitest"), ["run", ...selected, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
   return vitestTally(readJson<VitestReport>(output), code);
 }
 
-async function runEndToEnd(env: NodeJS.ProcessEnv, build: Promise<{ code: number; output: string }>): Promise<Tally> {
-  console.log("\n▶ next build");
-  const built = await build;
-  process.stdout.write(built.output);
-  if (built.code !== 0) {
-    console.error("next build failed: the end-to-end suite did not run");
-    return { passed: 0, failed: 1 };
-  }
+async function runEndToEnd(env: NodeJS.ProcessEnv): Promise<Tally> {
   if ((await run("bash", [path.join(ROOT, "scripts", "ensure-chromium.sh")], env)) !== 0) return { passed: 0, failed: 1 };
   console.log("\n▶ playwright (Chromium)");
   const output = path.join(RESULTS, "playwright.json");
@@ -79,13 +75,27 @@ async function main(): Promise<void> {
   // on sockets; its output is held until vitest is done.
   const build = runQuietly(bin("next"), ["build"], { ...env, NODE_ENV: "production" });
   console.log("▶ vitest (unit, API, CLI) while next build runs");
-  const unit = await runVitest(env);
-  const endToEnd = await runEndToEnd(env, build);
+  const unit = await runVitest(env, ["unit", "integration"], "vitest");
+  console.log("\n▶ next build");
+  const built = await build;
+  process.stdout.write(built.output);
+  // The drills and the end-to-end suite serve the build: without one, each counts as one failure.
+  let drills: Tally = { passed: 0, failed: 1 };
+  let endToEnd: Tally = { passed: 0, failed: 1 };
+  if (built.code === 0) {
+    console.log("\n▶ vitest drills (on the production build)");
+    drills = await runVitest(env, ["drills"], "vitest-drills");
+    endToEnd = await runEndToEnd(env);
+  } else {
+    console.error("next build failed: the drills and the end-to-end suite did not run");
+  }
   await stopDatabase();
 
-  const passed = unit.passed + endToEnd.passed;
-  const failed = unit.failed + endToEnd.failed;
-  console.log(`\nvitest: ${unit.passed} passed, ${unit.failed} failed; playwright: ${endToEnd.passed} passed, ${endToEnd.failed} failed`);
+  const passed = unit.passed + drills.passed + endToEnd.passed;
+  const failed = unit.failed + drills.failed + endToEnd.failed;
+  console.log(
+    `\nvitest: ${unit.passed} passed, ${unit.failed} failed; drills: ${drills.passed} passed, ${drills.failed} failed; playwright: ${endToEnd.passed} passed, ${endToEnd.failed} failed`,
+  );
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 && passed > 0 ? 0 : 1);
 }

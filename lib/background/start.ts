@@ -4,7 +4,10 @@ import { onCommitted } from "../commit-signals";
 import { backgroundDriver, startBackgroundDriver } from "../jobs/background";
 import type { BackgroundDriver } from "../jobs/driver";
 import { describeError, log } from "../log";
+import { releaseHeldNotificationClaims } from "../notifications/notifications";
+import { releaseHeldDeliveryClaims } from "../webhooks/deliver";
 import { BACKGROUND_CATALOGUE } from "./catalogue";
+import { onBackgroundStop } from "./shutdown";
 
 /** Hands a committed submission to the driver. Never throws: Postgres already holds the truth, and the sweep is the safety net. */
 function queueDecisioning(applicationId: string): void {
@@ -22,5 +25,14 @@ export function listenForCommits(): void {
 /** Listens for commits and starts the driver's sweeps (instrumentation.ts, once as the server starts). */
 export async function startBackgroundWork(): Promise<BackgroundDriver> {
   listenForCommits();
-  return startBackgroundDriver(BACKGROUND_CATALOGUE);
+  const driver = await startBackgroundDriver(BACKGROUND_CATALOGUE);
+  // A stopping process gives back the webhook attempts and the emails it is making, so another process makes them at
+  // once rather than when their claims lapse. Decisioning, expiry and collections hold row locks, which end with the
+  // transaction.
+  onBackgroundStop(async () => {
+    driver.stop();
+    const [deliveries, notifications] = await Promise.all([releaseHeldDeliveryClaims(), releaseHeldNotificationClaims()]);
+    return deliveries + notifications;
+  });
+  return driver;
 }

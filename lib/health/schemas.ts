@@ -19,5 +19,10 @@ export const internalHealthSchema = z
   .strictObject({
     ratelimit: z.strictObject({ backend: z.enum(["memory", "redis", "upstash"]), reachable: z.boolean(), fallback_count: z.int() }),
     event_streams: z.strictObject({ open: z.int(), reads: z.int() }),
+    process: z.strictObject({
+      rss_mb: z.number(),
+      heap_used_mb: z.number(),
+      event_loop_delay_ms: z.strictObject({ p50: z.number(), p99: z.number(), max: z.number() }).describe("Since the previous read of this endpoint."),
+    }),
   })
   .meta({ id: "InternalHealth" });

@@ -15,12 +15,16 @@ export interface LocalDriverOptions extends BackgroundCatalogue {
 
 export type DueWorkReport = Record<RowSweep["counts"], number>;
 
+/** Whether the driver has stopped: a sweep under way takes no further row once it has. */
+type Stopped = () => boolean;
+const neverStopped: Stopped = () => false;
+
 /** Runs the operation on each row, `concurrency` rows at a time; returns how many it did its work on. */
-async function runOnRows(operation: RowSweep, ids: readonly string[]): Promise<number> {
+async function runOnRows(operation: RowSweep, ids: readonly string[], stopped: Stopped): Promise<number> {
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < ids.length) {
+    while (next < ids.length && !stopped()) {
       if (await operation.run(ids[next++]!)) done += 1;
     }
   };
@@ -28,19 +32,19 @@ async function runOnRows(operation: RowSweep, ids: readonly string[]): Promise<n
   return done;
 }
 
-async function sweepOnce(operation: RowSweep): Promise<{ found: number; done: number }> {
+async function sweepOnce(operation: RowSweep, stopped: Stopped = neverStopped): Promise<{ found: number; done: number }> {
   const ids = await operation.find(operation.batch);
-  return { found: ids.length, done: await runOnRows(operation, ids) };
+  return { found: ids.length, done: await runOnRows(operation, ids, stopped) };
 }
 
 /** One run of an operation as its timer fires: a pass, or a sweep (repeated while a draining sweep finds rows). */
-async function runOperation(operation: BackgroundOperation): Promise<OperationReport> {
+async function runOperation(operation: BackgroundOperation, stopped: Stopped): Promise<OperationReport> {
   if (operation.kind === "pass") return operation.run();
   let done = 0;
   for (;;) {
-    const sweep = await sweepOnce(operation);
+    const sweep = await sweepOnce(operation, stopped);
     done += sweep.done;
-    if (!operation.drain || sweep.found === 0) return { [operation.counts]: done };
+    if (!operation.drain || sweep.found === 0 || stopped()) return { [operation.counts]: done };
   }
 }
 
@@ -68,6 +72,7 @@ export class LocalDriver implements BackgroundDriver {
   private readonly catalogue: BackgroundCatalogue;
   private readonly intervalsMs: Partial<Record<string, number>>;
   private cancelSweeps: Array<() => void> = [];
+  private stopped = false;
 
   constructor({ intervalsMs = {}, ...catalogue }: LocalDriverOptions) {
     this.catalogue = catalogue;
@@ -82,13 +87,14 @@ export class LocalDriver implements BackgroundDriver {
 
   start(): void {
     if (this.cancelSweeps.length > 0) return;
+    this.stopped = false;
     for (const operation of this.catalogue.operations) {
       // A sweep still running when its interval comes round again is not doubled; the next tick retries.
       let running = false;
       const sweep = () => {
         if (running) return;
         running = true;
-        runOperation(operation)
+        runOperation(operation, () => this.stopped)
           .then(logReport(operation.id), logFailure(operation.id))
           .finally(() => {
             running = false;
@@ -98,7 +104,9 @@ export class LocalDriver implements BackgroundDriver {
     }
   }
 
+  /** Cancels the sweeps; one under way finishes the row it is on and takes no other. */
   stop(): void {
+    this.stopped = true;
     for (const cancel of this.cancelSweeps) cancel();
     this.cancelSweeps = [];
   }

@@ -43,6 +43,8 @@ function smtpMailer(url: string): Mailer {
 export const NOTIFICATION_CLAIM_MS = 15 * 60_000;
 /** Notifications one pass sends at most. */
 const PASS_BATCH = 50;
+/** The notifications this process has claimed and not yet marked sent or failed: what it gives back as it stops. */
+const heldClaims = new Set<string>();
 
 /**
  * Sends unsent notifications by email, each claimed first (one at a time, so a claim covers one send); returns
@@ -54,6 +56,7 @@ export async function sendPendingNotifications(mailer: Mailer | null = config().
   for (let claimed = 0; claimed < PASS_BATCH; claimed += 1) {
     const notification = await claimNextNotification();
     if (!notification) break;
+    heldClaims.add(notification.id);
     try {
       await mailer.send({ from: config().NOTIFICATIONS_FROM, to: notification.owner_email, subject: notification.subject, text: notification.body });
       await db().notification.update({ where: { id: notification.id }, data: { sentAt: clock.now(), claimedUntil: null } });
@@ -61,9 +64,23 @@ export async function sendPendingNotifications(mailer: Mailer | null = config().
     } catch (error) {
       log.warn("notification email failed", { notification_id: notification.id, ...describeMailError(error) });
       await db().notification.update({ where: { id: notification.id }, data: { sendError: error instanceof Error ? error.message : String(error), claimedUntil: null } });
+    } finally {
+      heldClaims.delete(notification.id);
     }
   }
   return sent;
+}
+
+/**
+ * Gives back the claims of the emails this process is sending, for a process that is stopping: another pass may
+ * send them at once rather than when the claims lapse (the recipient may then get one twice, should this process's
+ * send complete as it exits). Answers how many it gave back.
+ */
+export async function releaseHeldNotificationClaims(): Promise<number> {
+  if (heldClaims.size === 0) return 0;
+  const ids = [...heldClaims];
+  heldClaims.clear();
+  return db().$executeRaw`UPDATE notifications SET claimed_until = NULL WHERE id = ANY(${ids}) AND sent_at IS NULL AND send_error IS NULL`;
 }
 
 /**

@@ -8,7 +8,7 @@ export const deliverWebhooks: RowSweep = {
   id: "deliver-webhooks",
   cron: "* * * * *",
   localIntervalMs: 1_000,
-  claims: "each delivery as its attempt starts: a 60 s claim deadline (locked_until), at most 4 in flight per endpoint (under the endpoint's row lock); the batch is found fairly across projects and claims nothing",
+  claims: "each delivery as its attempt starts: a claim deadline (locked_until, WEBHOOK_CLAIM_SECONDS: 60 s), given back by a process that stops, at most 4 in flight per endpoint (under the endpoint's row lock); the batch is found fairly across projects and claims nothing",
   batch: 50,
   steps: { find: "find-due-deliveries", each: "attempt" },
   find: findDueDeliveries,

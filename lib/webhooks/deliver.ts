@@ -30,10 +30,13 @@ export const RETRY_JITTER_RATIO = 0.1;
 export const DISABLE_AFTER_FAILING_MS = 72 * HOUR_MS;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /**
- * How long a claimed delivery is reserved for its worker. Each attempt claims its own delivery just before
- * sending, so a claim covers one attempt (at most DELIVERY_TIMEOUT_MS and its bookkeeping), never a batch.
+ * How long a claimed delivery is reserved for its worker (WEBHOOK_CLAIM_SECONDS, 60 by default). Each attempt claims
+ * its own delivery just before sending, so a claim covers one attempt (at most DELIVERY_TIMEOUT_MS and its
+ * bookkeeping), never a batch.
  */
-const CLAIM_MS = 60_000;
+const claimMs = () => config().WEBHOOK_CLAIM_SECONDS * 1000;
+/** The deliveries this process has claimed and not yet finished: what it gives back as it stops. */
+const heldClaims = new Set<string>();
 /** Attempts in flight at once to one endpoint: a hanging receiver holds at most this many workers. */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 
@@ -106,7 +109,7 @@ export interface AttemptOptions {
  * for every worker.
  */
 async function claimOne(deliveryId: string, now: Date): Promise<boolean> {
-  const until = new Date(now.getTime() + CLAIM_MS);
+  const until = new Date(now.getTime() + claimMs());
   return db().$transaction(async (transaction) => {
     const [delivery] = await transaction.$queryRaw<{ endpoint_id: string }[]>`SELECT endpoint_id FROM webhook_deliveries WHERE id = ${deliveryId}`;
     if (!delivery || !(await lockWebhookEndpoint(transaction, delivery.endpoint_id))) return false;
@@ -127,6 +130,28 @@ async function claimOne(deliveryId: string, now: Date): Promise<boolean> {
 export async function attemptDelivery(deliveryId: string, options: AttemptOptions = {}): Promise<AttemptResult> {
   const attemptedAt = clock.now();
   if (!(await claimOne(deliveryId, attemptedAt))) return "not_claimed";
+  heldClaims.add(deliveryId);
+  try {
+    return await attemptClaimed(deliveryId, attemptedAt, options);
+  } finally {
+    heldClaims.delete(deliveryId);
+  }
+}
+
+/**
+ * Gives back the claims of the attempts still in flight in this process, for a process that is stopping: another
+ * process may make those attempts at once rather than when the claims lapse. An attempt given back here may still
+ * reach its receiver from this process as it exits, so the receiver can see it twice (at-least-once delivery; the
+ * Service-Event-Id header lets it tell). Answers how many it gave back.
+ */
+export async function releaseHeldDeliveryClaims(): Promise<number> {
+  if (heldClaims.size === 0) return 0;
+  const ids = [...heldClaims];
+  heldClaims.clear();
+  return db().$executeRaw`UPDATE webhook_deliveries SET locked_until = NULL WHERE id = ANY(${ids}) AND status = 'pending'`;
+}
+
+async function attemptClaimed(deliveryId: string, attemptedAt: Date, options: AttemptOptions): Promise<AttemptResult> {
   const delivery = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
   if (!delivery || delivery.status !== "pending") return "not_claimed";
   const { endpoint, event } = delivery;

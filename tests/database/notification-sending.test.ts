@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
-import { NOTIFICATION_CLAIM_MS, recordNotification, sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
+import { NOTIFICATION_CLAIM_MS, recordNotification, releaseHeldNotificationClaims, sendPendingNotifications, type Mailer } from "@/lib/notifications/notifications";
+import { eventually } from "../helpers/eventually";
 import { captureLogs } from "../helpers/logs";
 import { createTestProject } from "../helpers/partner";
 
@@ -91,6 +92,22 @@ describe("the send-notifications pass", () => {
     expect(await sendPendingNotifications(mailer)).toBe(1);
     expect(sent).toEqual([expectedMessage(notification!.subject, 1)]);
     expect(await db().notification.findUniqueOrThrow({ where: { id: notification!.id } })).toMatchObject({ sentAt: new Date(T0.getTime() + NOTIFICATION_CLAIM_MS), sendError: null });
+  });
+
+  it("gives back the claim of an email still being sent when its process stops, so another pass sends it at once", async () => {
+    freezeClock(T0);
+    const [notification] = await notificationsFor(1);
+    // The stopping process's send never finishes (it is cut off as the process exits).
+    const hanging: Mailer = { send: () => new Promise<void>(() => undefined) };
+    void sendPendingNotifications(hanging);
+    await eventually(async () => (await db().notification.findUniqueOrThrow({ where: { id: notification!.id } })).claimedUntil, (until) => until !== null);
+    const { mailer, sent } = slowMailer(1);
+    expect(await sendPendingNotifications(mailer)).toBe(0);
+
+    expect(await releaseHeldNotificationClaims()).toBe(1);
+    expect(await sendPendingNotifications(mailer)).toBe(1);
+    expect(sent).toEqual([expectedMessage(notification!.subject, 1)]);
+    expect(await releaseHeldNotificationClaims()).toBe(0);
   });
 
   it("logs a refused email without the mail server's words, which name the recipient", async () => {

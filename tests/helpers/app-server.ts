@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { expect } from "vitest";
 import { listenForCommits } from "@/lib/background/start";
 import { findRoute, requestUrl, routeAt, routeOfFile, routeTable, serveRoute, type RouteEntry, type RouteFile } from "@/lib/http/direct-router";
 import { isSignInProviderRequest } from "@/lib/oidc/mount-path";
@@ -76,3 +77,10 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
       }),
   };
 }
+
+/** GET /healthz/internal's `process`: this process's own figures vary from read to read; their shape does not. */
+export const PROCESS_STATS_SHAPE = {
+  rss_mb: expect.any(Number),
+  heap_used_mb: expect.any(Number),
+  event_loop_delay_ms: { p50: expect.any(Number), p99: expect.any(Number), max: expect.any(Number) },
+};

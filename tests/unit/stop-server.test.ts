@@ -1,14 +1,23 @@
 // How `npm run dev` and `npm start` stop on Ctrl-C: the server closes, an embedded database this process started
-// stops (with the app's own output dropped meanwhile), one line says so, and the exit code is 0.
+// stops (with the app's own output dropped meanwhile), one line says so, and the exit code is 0. In production the
+// requests in flight finish first (within the grace period) and the background work's claims are given back.
 import { describe, expect, it } from "vitest";
 import { stopOnSignal, type StopTargets } from "@/scripts/stop-server";
 
 /** Stop targets that record, in order, what was done to them. */
-function recordingTargets(options: { embedded: boolean; stopFails?: boolean }) {
+function recordingTargets(options: { embedded: boolean; stopFails?: boolean; graceMs?: number }) {
   const steps: string[] = [];
   let finishStopping: () => void = () => undefined;
+  let lastConnectionClosed: () => void = () => undefined;
   const targets: StopTargets = {
-    server: { close: () => steps.push("close server"), closeAllConnections: () => steps.push("close connections") },
+    server: {
+      close: (callback) => {
+        steps.push("close server");
+        lastConnectionClosed = () => callback?.();
+      },
+      closeAllConnections: () => steps.push("close connections"),
+    },
+    graceMs: options.graceMs ?? 0,
     embedded: options.embedded
       ? {
           stop: () => {
@@ -24,7 +33,7 @@ function recordingTargets(options: { embedded: boolean; stopFails?: boolean }) {
     print: (line) => steps.push(`print: ${line}`),
     exit: (code) => void steps.push(`exit ${code}`),
   };
-  return { steps, targets, finishStopping: () => finishStopping() };
+  return { steps, targets, finishStopping: () => finishStopping(), lastConnectionClosed: () => lastConnectionClosed() };
 }
 
 describe("stopping the server", () => {
@@ -76,6 +85,37 @@ describe("stopping the server", () => {
         "exit 0",
       ]);
     }
+  });
+
+  it("lets the requests in flight finish, then gives back the background work's claims before writing the counts", async () => {
+    const { steps, targets, lastConnectionClosed } = recordingTargets({ embedded: false, graceMs: 60_000 });
+    targets.release = async () => {
+      steps.push("release claims");
+      return 2;
+    };
+    targets.flush = async () => steps.push("flush counts");
+    const stopped = stopOnSignal(targets)();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Still draining: nothing is cut off while a request is under way.
+    expect(steps).toEqual(["close server"]);
+    lastConnectionClosed();
+    await stopped;
+    expect(steps).toEqual(["close server", "close connections", "release claims", "flush counts", "print: Stopped.", "exit 0"]);
+  });
+
+  it("closes what is still open once the grace period is over, and stops anyway when giving back the claims fails", async () => {
+    const { steps, targets } = recordingTargets({ embedded: false, graceMs: 1 });
+    targets.release = async () => {
+      throw new Error("database gone");
+    };
+    await stopOnSignal(targets)();
+    expect(steps).toEqual([
+      "close server",
+      "close connections",
+      "print: The background work's claims were not given back (they lapse on their own): database gone",
+      "print: Stopped.",
+      "exit 0",
+    ]);
   });
 
   it("says so and exits 1 when the embedded database does not stop cleanly", async () => {

@@ -2,7 +2,7 @@
 // proxy appended (the last entry), never on entries the client wrote before it.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freezeClock } from "@/lib/clock";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { PROCESS_STATS_SHAPE, startAppServer, type AppServer } from "../../helpers/app-server";
 
 let server: AppServer;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ it("shows the process's internals only to a request no proxy forwarded", async (
   expect((await forwarded.json()).error.code).toBe("route_not_found");
   const local = await fetch(`${server.url}/healthz/internal`);
   expect(local.status).toBe(200);
-  expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 } });
+  expect(await local.json()).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 }, process: PROCESS_STATS_SHAPE });
 });
 
 it("refuses bad input to the internals like any endpoint: an unknown query field, a method it does not answer", async () => {

@@ -2,7 +2,7 @@
 // machine makes every caller's socket peer loopback, so "from this machine" proves nothing there. The internals go
 // only to the bearer of HEALTHZ_INTERNAL_TOKEN; to anyone else, local or not, the route does not exist.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { PROCESS_STATS_SHAPE, startAppServer, type AppServer } from "../../helpers/app-server";
 import { expectApiError, expectJson } from "../../helpers/http";
 
 const TOKEN = "operator-token-0123456789abcdef0123456789abcdef";
@@ -35,7 +35,7 @@ describe("the internal health surface in production", () => {
     const asSent: Array<Record<string, string>> = [{ authorization: `Bearer ${TOKEN}` }, { authorization: `bearer ${TOKEN}`, "x-forwarded-for": "203.0.113.9" }];
     for (const headers of asSent) {
       const response = await internals(headers);
-      expect(await expectJson(response, 200)).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 } });
+      expect(await expectJson(response, 200)).toEqual({ ratelimit: { backend: "memory", reachable: true, fallback_count: 0 }, event_streams: { open: 0, reads: 0 }, process: PROCESS_STATS_SHAPE });
       expect(response.headers.get("cache-control")).toBe("no-store");
     }
   });
