@@ -148,12 +148,13 @@ function webRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: UR
  * Writes a web Response to Node's, its body streamed as written: each chunk is flushed, as Next flushes it, so
  * server-sent events reach the client at once through a compressing response too.
  */
-async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, outgoing: ServerResponse, options: ServeOptions): Promise<void> {
   outgoing.statusCode = response.status;
   if (response.statusText) outgoing.statusMessage = response.statusText;
   for (const [name, value] of response.headers) if (name !== "set-cookie") outgoing.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
+  options.onHeaders?.(outgoing);
   if (!response.body) {
     outgoing.end();
     return;
@@ -190,6 +191,8 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
 export interface ServeOptions {
   /** The answer when the handler throws; unset, Next's: 500 with no body, the error in the log. */
   onError?: (error: unknown, outgoing: ServerResponse) => void;
+  /** Called once the reply's headers are set on `outgoing`, before any of it is written. */
+  onHeaders?: (outgoing: ServerResponse) => void;
 }
 
 /** Answers a request with a route file's handlers, as Next would call them. */
@@ -209,7 +212,7 @@ export async function serveRoute(handlers: RouteModule, params: RouteParams, inc
     if (!outgoing.headersSent) outgoing.writeHead(500).end();
     return;
   }
-  await writeResponse(response, outgoing);
+  await writeResponse(response, outgoing, options);
 }
 
 /** The request's URL, as the route handler sees it (Next's `request.url`): the Host it was sent to. */

@@ -4,6 +4,7 @@
 // on both: without a credential, with a bad and an unknown id, with a bad body, and, for a GET that needs no id, as
 // a caller it answers; then the paths around the endpoints: unknown paths, a wrong or unknown method, HEAD,
 // preflights, a trailing slash. Status, headers and bodies must match, the values that differ per request aside.
+import http from "node:http";
 import path from "node:path";
 import { expect, request as requestContext, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { proxyMatchers } from "../../scripts/direct-routes";
@@ -182,6 +183,40 @@ test("the paths around the endpoints answer the same served directly as through 
     { name: "Inngest, not configured", method: "GET", path: "/api/inngest" },
   ];
   for (const [index, exchange] of exchanges.entries()) await compare(request, exchange, null, 60_000 + index);
+});
+
+/** A GET sent with node:http, which names no Accept-Encoding (Playwright's requests always name some). */
+function getWithoutEncodings(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${origin}${path}`, { headers }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => {
+          const kept = Object.entries(response.headers).filter(([name]) => !VOLATILE_HEADERS.has(name));
+          resolve({ status: response.statusCode!, headers: Object.fromEntries(kept.map(([name, value]) => [name, String(value)])), body: body.replace(ID, "$1_<id>").replace(TIMESTAMP, "<time>") });
+        });
+      })
+      .on("error", reject);
+  });
+}
+
+test("a client that names no encoding gets the same reply, its Vary naming Accept-Encoding, served either way", async () => {
+  const paths: { path: string; headers: Record<string, string> }[] = [
+    { path: "/public/v1/products", headers: {} },
+    { path: "/public/v1/products", headers: { origin: "https://partner.example" } },
+    { path: "/healthz", headers: {} },
+    { path: "/public/v1/nothing/here", headers: {} },
+    { path: "/partner/v1/applications", headers: {} },
+  ];
+  for (const [index, { path: asked, headers }] of paths.entries()) {
+    const sent = { ...headers, "x-forwarded-for": `10.78.0.${index + 1}` };
+    const [direct, next] = await Promise.all(origins.map((origin) => getWithoutEncodings(origin, asked, sent)));
+    expect(direct!.headers.vary, asked).toContain("Accept-Encoding");
+    expect(direct!.headers["content-encoding"], asked).toBeUndefined();
+    expect(direct, asked).toEqual(next);
+  }
 });
 
 test("an event stream the client leaves gives its concurrent request slot back, served either way", async ({ request }) => {

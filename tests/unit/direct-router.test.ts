@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRoute, requestUrl, routeOfFile, routeTable, serveRoute, type RouteModule } from "@/lib/http/direct-router";
+import { varyOnAcceptEncoding } from "../../scripts/direct-routes";
 
 const files = ["(site)/apply/start", "partner/v1/[[...path]]", "partner/v1/keys", "partner/v1/keys/[id]", "partner/v1/keys/[id]/roll", "docs/[...slug]"];
 const table = routeTable(files.map((file) => routeOfFile({ directories: file.split("/"), load: async () => file })));
@@ -93,5 +94,29 @@ describe("serving a route file's handlers", () => {
     expect([created.status, created.headers.getSetCookie(), await created.text()]).toEqual([201, ["a=1; Path=/", "b=2; Path=/"], "got hello"]);
     const failed = await fetch(`${base}/x`, { method: "DELETE" });
     expect([failed.status, await failed.text()]).toEqual([500, ""]);
+  });
+});
+
+describe("the reply to a client that names no encoding", () => {
+  /** A reply's headers as `varyOnAcceptEncoding` leaves them. */
+  function varied(headers: Record<string, string>): string | undefined {
+    const response = new http.ServerResponse(new http.IncomingMessage(null as never));
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    varyOnAcceptEncoding(response);
+    return response.getHeader("vary") as string | undefined;
+  }
+
+  it("names Accept-Encoding in Vary for a compressible reply, as the compression middleware does, once", () => {
+    expect(varied({ "content-type": "application/json; charset=utf-8" })).toBe("Accept-Encoding");
+    expect(varied({ "content-type": "application/problem+json", vary: "Origin" })).toBe("Origin, Accept-Encoding");
+    expect(varied({ "content-type": "text/event-stream; charset=utf-8" })).toBe("Accept-Encoding");
+    expect(varied({ "content-type": "text/plain", vary: "Origin, accept-encoding" })).toBe("Origin, accept-encoding");
+  });
+
+  it("leaves Vary alone for a reply that is not compressible, says no-transform, or varies on everything", () => {
+    expect(varied({ "content-type": "image/png" })).toBeUndefined();
+    expect(varied({})).toBeUndefined();
+    expect(varied({ "content-type": "application/json", "cache-control": "no-store, no-transform" })).toBeUndefined();
+    expect(varied({ "content-type": "application/json", vary: "*" })).toBe("*");
   });
 });
