@@ -48,7 +48,9 @@ export default defineConfig({
     env: {
       PORT: String(serverPort),
       HOSTNAME: "127.0.0.1",
-      BASE_URL: `http://127.0.0.1:${serverPort}`,
+      // One public address for both, as for processes behind one load balancer: each registers the app's own
+      // sign-in client at it on start, and a second address would replace the first's redirect URI.
+      BASE_URL: `http://127.0.0.1:${port}`,
       // The webhook spec's receiver listens on 127.0.0.1 and serves https with a certificate made for this run.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       // As behind a reverse proxy: a spec that spends a per-address bucket names an address of its own, and leaves

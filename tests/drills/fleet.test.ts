@@ -13,7 +13,7 @@
 // The drill needs the production build: `npm test` runs the drills once its build is done (scripts/test-all.ts);
 // run alone, it builds first when .next/BUILD_ID is missing.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import http from "node:http";
@@ -201,10 +201,19 @@ describe("a fleet of three processes over one PostgreSQL and one Redis", () => {
 
   const APPLICATION = { business: { company_number: "12345678" }, amount_pence: 2_500_000, term_months: 12, applicant: { email: "director@example.co.uk" } };
 
+  /** Creates and submits an application, retrying the create while the project's create limit (5 a second) refuses it, as an integrator does. */
   async function createAndSubmit(token: string, pick: () => FleetProcess = next): Promise<string> {
-    const created = await call(pick(), token, "POST", "/applications", APPLICATION);
+    const headers = { "Idempotency-Key": `fleet-drill-${randomUUID()}` };
+    const created = await eventually(
+      async () => {
+        const answer = await call(pick(), token, "POST", "/applications", APPLICATION, headers);
+        return { status: answer.status, body: await answer.text() };
+      },
+      ({ status }) => status !== 429,
+      { timeoutMs: 10_000 },
+    );
     expect(created.status).toBe(201);
-    const { id } = (await created.json()) as { id: string };
+    const { id } = JSON.parse(created.body) as { id: string };
     expect((await call(pick(), token, "POST", `/test_helpers/applications/${id}/submit`)).status).toBe(200);
     return id;
   }

@@ -128,7 +128,7 @@ async function answer(context: APIRequestContext, exchange: Exchange, headers: R
   return comparable(response, (await response.body()).toString("utf8"));
 }
 
-/** A project's access token from each server (a token names the issuer that signed it, each server's own origin). */
+/** A project's access token from each server, each minted where it is used (both servers share one public address). */
 interface Credentials {
   direct: Record<string, string>;
   next: Record<string, string>;
