@@ -11,6 +11,10 @@ const round = (value: number) => Math.round(value * 10) / 10;
 export interface ProcessStats {
   rss_mb: number;
   heap_used_mb: number;
+  /** What V8 has reserved for its heap, used or not: it grows when V8 decides the heap needs room. */
+  heap_total_mb: number;
+  /** Memory outside the V8 heap held by JavaScript objects (Buffers, ArrayBuffers). */
+  external_mb: number;
   /** Since the previous read (or the first read's start): 0 until one interval has passed. */
   event_loop_delay_ms: { p50: number; p99: number; max: number };
 }
@@ -23,5 +27,11 @@ export function readProcessStats(): ProcessStats {
   const memory = process.memoryUsage();
   const delay = histogram.count > 0 ? { p50: round(histogram.percentile(50) / 1e6), p99: round(histogram.percentile(99) / 1e6), max: round(histogram.max / 1e6) } : { p50: 0, p99: 0, max: 0 };
   histogram.reset();
-  return { rss_mb: round(memory.rss / MB), heap_used_mb: round(memory.heapUsed / MB), event_loop_delay_ms: delay };
+  return {
+    rss_mb: round(memory.rss / MB),
+    heap_used_mb: round(memory.heapUsed / MB),
+    heap_total_mb: round(memory.heapTotal / MB),
+    external_mb: round(memory.external / MB),
+    event_loop_delay_ms: delay,
+  };
 }

@@ -22,6 +22,8 @@ export const internalHealthSchema = z
     process: z.strictObject({
       rss_mb: z.number(),
       heap_used_mb: z.number(),
+      heap_total_mb: z.number(),
+      external_mb: z.number(),
       event_loop_delay_ms: z.strictObject({ p50: z.number(), p99: z.number(), max: z.number() }).describe("Since the previous read of this endpoint."),
     }),
   })

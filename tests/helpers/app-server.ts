@@ -82,5 +82,7 @@ export async function startAppServer(extraRoutes: Record<string, RouteHandlers> 
 export const PROCESS_STATS_SHAPE = {
   rss_mb: expect.any(Number),
   heap_used_mb: expect.any(Number),
+  heap_total_mb: expect.any(Number),
+  external_mb: expect.any(Number),
   event_loop_delay_ms: { p50: expect.any(Number), p99: expect.any(Number), max: expect.any(Number) },
 };
