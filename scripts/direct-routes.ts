@@ -38,7 +38,7 @@ function nextCompression(distDir: string): ((request: http.IncomingMessage, resp
     response.once("close", () => {
       if (!response.writableFinished) releaseCompressionStream(response);
     });
-    return {};
+    return { streamWholeBodies: true };
   };
 }
 

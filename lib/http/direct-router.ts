@@ -5,6 +5,7 @@
 // (tests/helpers/app-server.ts) serves every route file this way from source (docs/architecture.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { wholeBodyOf } from "../wire/whole-body";
 import type { RouteHandler, RouteHandlers } from "./route";
 
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "catchAll"; name: string; optional: boolean };
@@ -145,8 +146,9 @@ function webRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: UR
 }
 
 /**
- * Writes a web Response to Node's, its body streamed as written: each chunk is flushed, as Next flushes it, so
- * server-sent events reach the client at once through a compressing response too.
+ * Writes a web Response to Node's. A body made whole (lib/wire/whole-body.ts) goes in one call, with its length;
+ * any other is streamed as written, each chunk flushed, as Next flushes it, so server-sent events reach the client
+ * at once through a compressing response too.
  */
 async function writeResponse(response: Response, outgoing: ServerResponse, options: ServeOptions): Promise<void> {
   outgoing.statusCode = response.status;
@@ -155,6 +157,12 @@ async function writeResponse(response: Response, outgoing: ServerResponse, optio
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
   options.onHeaders?.(outgoing);
+  // Before `response.body`, which makes a whole body's stream.
+  const whole = options.streamWholeBodies ? undefined : wholeBodyOf(response);
+  if (whole !== undefined) {
+    outgoing.end(whole);
+    return;
+  }
   if (!response.body) {
     outgoing.end();
     return;
@@ -193,6 +201,11 @@ export interface ServeOptions {
   onError?: (error: unknown, outgoing: ServerResponse) => void;
   /** Called once the reply's headers are set on `outgoing`, before any of it is written. */
   onHeaders?: (outgoing: ServerResponse) => void;
+  /**
+   * Stream even a body known whole, as Next writes every body: set when the compression middleware wraps the
+   * reply, which compresses a streamed body whatever its size, as through Next.
+   */
+  streamWholeBodies?: boolean;
 }
 
 /** Answers a request with a route file's handlers, as Next would call them. */

@@ -15,6 +15,7 @@ import {
   requestFingerprint,
 } from "../idempotency/idempotency";
 import { errorOutcome, noteErrorForLog } from "../wire/error-outcome";
+import { jsonResponse } from "../wire/whole-body";
 import type { Reply } from "./reply";
 import { principalOf } from "./auth-kinds";
 import type { Exchange, Step } from "./step";
@@ -62,7 +63,7 @@ function replayed({ config, context }: Exchange, status: number, body: unknown):
     headers["X-Service-Correlation-Id"] = replayedError.correlation_id;
     noteErrorForLog(context, replayedError.correlation_id, String(replayedError.code));
   }
-  return Response.json(body, { status, headers });
+  return jsonResponse(body, { status, headers });
 }
 
 export const transaction: Step = {

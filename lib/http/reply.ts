@@ -1,5 +1,6 @@
 // What a handler answers: a status, a body to render as JSON (or rendered already) and headers.
 import { RenderedJson } from "../wire/rendered-json";
+import { jsonResponse, wholeBodyResponse } from "../wire/whole-body";
 
 export interface Reply {
   status: number;
@@ -20,7 +21,7 @@ export const reply = (status: number, body: unknown, headers?: Record<string, st
 export function toResponse(result: Reply | Response): Response {
   if (result instanceof Response) return result;
   if (result.body instanceof RenderedJson) {
-    return new Response(result.body.bytes, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
+    return wholeBodyResponse(result.body.bytes, { status: result.status, headers: { "content-type": "application/json", ...result.headers } });
   }
-  return Response.json(result.body, { status: result.status, headers: result.headers });
+  return jsonResponse(result.body, { status: result.status, headers: result.headers });
 }

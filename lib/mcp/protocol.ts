@@ -5,6 +5,7 @@
 import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { ApiError } from "../errors";
+import { jsonResponse } from "../wire/whole-body";
 
 /** The one protocol revision the servers speak (spec 9); answered to every `initialize`, whatever it proposes. */
 export const PROTOCOL_VERSION = "2025-06-18" as const;
@@ -33,7 +34,7 @@ export class JsonRpcError extends Error {
 
 /** A JSON-RPC error reply: always 200 (spec 4.1); the status is for transport failures only. */
 export function jsonRpcErrorReply(id: RequestId, code: number, message: string, data?: unknown): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status: 200 });
+  return jsonResponse({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status: 200 });
 }
 
 /** The `params` each method this layer knows must carry, checked before a handler is built for them. */

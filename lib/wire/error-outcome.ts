@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { describeError, log } from "../log";
 import { ApiError, renderError, type ErrorFormat } from "../errors";
 import type { RequestContext } from "./request-context";
+import { jsonResponse, wholeBodyResponse } from "./whole-body";
 
 /**
  * The client went away before its body arrived (Node's `Error: aborted`). Nobody will read the answer, and it
@@ -64,7 +65,7 @@ export function errorOutcome(thrown: unknown, context: RequestContext, format: E
   const { code, status, body, headers } = renderError(error, { format, ring: context.ring, correlationId });
   noteErrorForLog(context, correlationId, code);
   // An error page (format `page`) is rendered HTML; every other shape is JSON.
-  const response = typeof body === "string" ? new Response(body, { status, headers }) : Response.json(body, { status, headers });
+  const response = typeof body === "string" ? wholeBodyResponse(body, { status, headers }) : jsonResponse(body, { status, headers });
   return { response, body, retryable: error.retryable };
 }
 

@@ -11,8 +11,12 @@ import { proxyMatchers } from "../../scripts/direct-routes";
 import { createProjectWithCli, sandboxHeaders } from "./cli-project";
 
 const BUILD_SERVER = path.resolve(import.meta.dirname, "..", "..", ".next", "server");
-/** Per-request values: the date, ids, the rate-limit window's position, connection handling. */
-const VOLATILE_HEADERS = new Set(["date", "x-request-id", "x-service-correlation-id", "ratelimit-remaining", "ratelimit-reset", "retry-after", "content-length", "connection", "keep-alive"]);
+/**
+ * Per-request values: the date, ids, the rate-limit window's position, connection handling; and the body's framing,
+ * the same bytes either way: served directly to a client that names no encoding, a body made whole goes with its
+ * Content-Length, where Next sends every body chunked.
+ */
+const VOLATILE_HEADERS = new Set(["date", "x-request-id", "x-service-correlation-id", "ratelimit-remaining", "ratelimit-reset", "retry-after", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 const ID = /\b(req|cor)_[0-9a-z]{26}\b/g;
 const TIMESTAMP = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g;
 /** The health check's measured database round trip. */

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRoute, requestUrl, routeOfFile, routeTable, serveRoute, type RouteModule } from "@/lib/http/direct-router";
+import { jsonResponse } from "@/lib/wire/whole-body";
 import { varyOnAcceptEncoding } from "../../scripts/direct-routes";
 
 const files = ["(site)/apply/start", "partner/v1/[[...path]]", "partner/v1/keys", "partner/v1/keys/[id]", "partner/v1/keys/[id]/roll", "docs/[...slug]"];
@@ -94,6 +95,24 @@ describe("serving a route file's handlers", () => {
     expect([created.status, created.headers.getSetCookie(), await created.text()]).toEqual([201, ["a=1; Path=/", "b=2; Path=/"], "got hello"]);
     const failed = await fetch(`${base}/x`, { method: "DELETE" });
     expect([failed.status, await failed.text()]).toEqual([500, ""]);
+  });
+
+  it("writes a body made whole in one piece with its length, and any other body chunked as it streams", async () => {
+    const replies = {
+      whole: () => jsonResponse({ café: "£1" }, { status: 201, headers: { "x-kind": "whole" } }),
+      streamed: () => new Response(JSON.stringify({ café: "£1" }), { status: 201, headers: { "content-type": "application/json", "x-kind": "streamed" } }),
+    };
+    handlers = { GET: async (request) => replies[new URL(request.url).searchParams.get("kind") as keyof typeof replies]() };
+    const framing = async (kind: string) => {
+      const [response] = (await once(http.get(`${base}/x?kind=${kind}`), "response")) as [http.IncomingMessage];
+      let body = "";
+      for await (const chunk of response) body += chunk;
+      const { "content-length": length, "transfer-encoding": encoding, "content-type": type, "x-kind": marker } = response.headers;
+      return { status: response.statusCode, length, encoding, type, marker, body };
+    };
+    const body = JSON.stringify({ café: "£1" });
+    expect(await framing("whole")).toEqual({ status: 201, length: String(Buffer.byteLength(body)), encoding: undefined, type: "application/json", marker: "whole", body });
+    expect(await framing("streamed")).toEqual({ status: 201, length: undefined, encoding: "chunked", type: "application/json", marker: "streamed", body });
   });
 });
 
