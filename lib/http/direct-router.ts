@@ -88,24 +88,44 @@ function match(route: RouteEntry<unknown>, parts: string[]): RouteParams | null 
   return parts.length === route.segments.length ? params : null;
 }
 
+/**
+ * Routes in the order they are tried. A route of static segments only is found by its path at once; the others
+ * are tried in order, up to the static route that path names, which beats any tried after it.
+ */
+export interface RouteTable<Loaded> {
+  /** Each static route's place in the order, by its segments joined with NUL (which no segment of a file path holds). */
+  staticAt: Map<string, { route: RouteEntry<Loaded>; order: number }>;
+  patterned: { route: RouteEntry<Loaded>; order: number }[];
+}
+
 /** Routes in the order they are tried: `first` (ahead of all), then the rest most specific first. */
-export function routeTable<Loaded>(routes: RouteEntry<Loaded>[], first: RouteEntry<Loaded>[] = []): RouteEntry<Loaded>[] {
-  return [...first, ...[...routes].sort(specificity)];
+export function routeTable<Loaded>(routes: RouteEntry<Loaded>[], first: RouteEntry<Loaded>[] = []): RouteTable<Loaded> {
+  const table: RouteTable<Loaded> = { staticAt: new Map(), patterned: [] };
+  for (const [order, route] of [...first, ...[...routes].sort(specificity)].entries()) {
+    if (!route.segments.every((segment) => segment.kind === "static")) table.patterned.push({ route, order });
+    else {
+      const key = route.segments.map((segment) => (segment as { value: string }).value).join("\0");
+      if (!table.staticAt.has(key)) table.staticAt.set(key, { route, order });
+    }
+  }
+  return table;
 }
 
 /** The route a path names, with its params; null when none does, or the path is not one (a bad escape). */
-export function findRoute<Loaded>(table: RouteEntry<Loaded>[], pathname: string): RouteMatch<Loaded> | null {
+export function findRoute<Loaded>(table: RouteTable<Loaded>, pathname: string): RouteMatch<Loaded> | null {
   let parts: string[];
   try {
     parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
   } catch {
     return null;
   }
-  for (const route of table) {
+  const exact = table.staticAt.get(parts.join("\0"));
+  for (const { route, order } of table.patterned) {
+    if (exact && order > exact.order) break;
     const params = match(route, parts);
     if (params) return { route, params };
   }
-  return null;
+  return exact ? { route: exact.route, params: {} } : null;
 }
 
 const NEXT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);

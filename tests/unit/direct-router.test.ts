@@ -4,11 +4,11 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findRoute, requestUrl, routeOfFile, routeTable, serveRoute, type RouteModule } from "@/lib/http/direct-router";
+import { findRoute, requestUrl, routeAt, routeOfFile, routeTable, serveRoute, type RouteModule } from "@/lib/http/direct-router";
 import { jsonResponse } from "@/lib/wire/whole-body";
 import { varyOnAcceptEncoding } from "../../scripts/direct-routes";
 
-const files = ["(site)/apply/start", "partner/v1/[[...path]]", "partner/v1/keys", "partner/v1/keys/[id]", "partner/v1/keys/[id]/roll", "docs/[...slug]"];
+const files = ["(site)/apply/start", "partner/v1/[[...path]]", "partner/v1/keys", "partner/v1/keys/[id]", "partner/v1/keys/[id]/roll", "docs/[...slug]", "docs/a/b"];
 const table = routeTable(files.map((file) => routeOfFile({ directories: file.split("/"), load: async () => file })));
 
 describe("finding a route", () => {
@@ -22,6 +22,14 @@ describe("finding a route", () => {
     expect(findRoute(table, "/docs")).toBeNull();
     expect(findRoute(table, "/docs/a%2Fb")).toMatchObject({ params: { slug: ["a/b"] } });
     expect(findRoute(table, "/partner/v1/keys/%E0%A4%A")).toBeNull();
+  });
+
+  it("finds a static route by its path, unless a path escaping a slash only looks like it, or a route put first matches", () => {
+    expect(findRoute(table, "/docs/a/b")).toMatchObject({ route: { pattern: "/docs/a/b" }, params: {} });
+    expect(findRoute(table, "/docs/a%2Fb")).toMatchObject({ route: { pattern: "/docs/[...slug]" }, params: { slug: ["a/b"] } });
+    const withFirst = routeTable(files.map((file) => routeOfFile({ directories: file.split("/"), load: async () => file })), [routeAt("/partner/[...rest]", async () => "first")]);
+    expect(findRoute(withFirst, "/partner/v1/keys")).toMatchObject({ route: { pattern: "/partner/[...rest]" }, params: { rest: ["v1", "keys"] } });
+    expect(findRoute(withFirst, "/apply/start")?.route.pattern).toBe("/apply/start");
   });
 });
 
