@@ -45,7 +45,8 @@ const PARAMS_OF: Record<string, z.ZodType> = {
   "tools/call": CallToolRequestSchema,
 };
 
-export type ReadMessage = { message: JSONRPCMessage; reply?: undefined } | { message?: undefined; reply: Response };
+/** The message, and for a request of a method this layer knows, its `params` as that method's schema reads them. */
+export type ReadMessage = { message: JSONRPCMessage; params?: unknown; reply?: undefined } | { message?: undefined; params?: undefined; reply: Response };
 
 function idOf(body: unknown): RequestId {
   const id = (body as { id?: unknown } | null)?.id;
@@ -75,6 +76,7 @@ export function readMessage(body: unknown): ReadMessage {
       const issues = check.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
       return { reply: jsonRpcErrorReply(message.id, JSON_RPC.invalidParams, `Invalid params for ${message.method}.`, { issues }) };
     }
+    if (check) return { message, params: (check.data as { params?: unknown }).params };
   }
   return { message };
 }

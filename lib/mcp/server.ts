@@ -1,17 +1,17 @@
 // The protocol core both MCP servers share (spec 4.9): a server is a definition (identity, instructions, tool
-// table, allowed origins) and a caller; each POST gets a fresh SDK `Server` and a stateless web-standard
-// transport (the SDK refuses to reuse one), JSON replies, no session id. Only the handler the request's method
-// needs is built. The SDK's high-level `McpServer` is not used: its wire behaviour departs from the spec (tool
-// errors as `isError` results rather than -32602, `listChanged` forced true).
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, type CallToolResult, type InitializeResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+// table, allowed origins) and a caller; each POST carries one JSON-RPC message, answered as JSON, statelessly (no
+// session id). protocol.ts has checked the message and a known method's params before it gets here, so what is
+// left is the SDK server's dispatch, done here directly: building an SDK `Server` and transport for every request
+// cost more than the tool call itself (docs/performance.md). The SDK's client (tests/api/mcp*) holds the wire
+// behaviour to the SDK's. The SDK's high-level `McpServer` was never used: its wire behaviour departs from the
+// spec (tool errors as `isError` results rather than -32602, `listChanged` forced true).
+import type { CallToolResult, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError, describeErrorCode } from "../errors";
 import { errorOutcome } from "../wire/error-outcome";
 import type { RequestContext } from "../wire/request-context";
 import { parseWith } from "../wire/validation";
-import { assertAllowedOrigin, assertProtocolVersion, isInitialize, JSON_RPC, JsonRpcError, PROTOCOL_VERSION, readMessage, SERVER_VERSION } from "./protocol";
+import { jsonResponse } from "../wire/whole-body";
+import { assertAllowedOrigin, assertProtocolVersion, isInitialize, JSON_RPC, JsonRpcError, jsonRpcErrorReply, PROTOCOL_VERSION, readMessage, SERVER_VERSION } from "./protocol";
 import { mayCall, type McpTool, type ToolTable } from "./tools";
 
 export interface McpServerDefinition<C> {
@@ -32,13 +32,6 @@ export interface McpServerDefinition<C> {
 export type AuditedOutcome = "ok" | "insufficient_scope" | "invalid_arguments" | "failed";
 
 export const CAPABILITIES = { tools: { listChanged: false } } as const;
-
-/** The servers send no elicitation requests, so nothing needs the SDK's default validator (a new Ajv per server). */
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator() {
-    throw new Error("The MCP servers send no elicitation requests.");
-  },
-};
 
 /** What a GET on a server's URL says of it before any JSON-RPC: its identity and capabilities, and where it answers. */
 export function probeOf<C>(definition: McpServerDefinition<C>, endpoint: string) {
@@ -114,46 +107,36 @@ async function callTool<C>(definition: McpServerDefinition<C>, params: { name: s
   }
 }
 
-/** A fresh SDK server with only the handler `message` needs: an unknown method gets -32601 from the SDK itself. */
-function serverFor<C>(definition: McpServerDefinition<C>, message: JSONRPCMessage, caller: C, context: RequestContext): Server {
-  const server = new Server({ name: definition.name, title: definition.title, version: SERVER_VERSION }, { capabilities: CAPABILITIES, jsonSchemaValidator: NO_ELICITATION });
-  const method = "method" in message ? message.method : undefined;
-  if (method === "initialize") server.setRequestHandler(InitializeRequestSchema, () => initializeResult(definition));
-  if (method === "tools/list") server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definition.tools.listedFor(definition.scopesOf(caller)) }));
-  if (method === "tools/call") server.setRequestHandler(CallToolRequestSchema, (request) => callTool(definition, request.params, caller, context));
-  return server;
-}
-
-const TRANSPORT_ACCEPT = "application/json, text/event-stream";
-
-/**
- * The request as the transport reads it: we always answer JSON, so a client that accepts JSON but did not also
- * name event streams (as the transport demands) is served, and any JSON media type the route accepted is JSON.
- */
-function transportRequest(request: Request): Request {
-  const accept = request.headers.get("accept") ?? "";
-  if (accept.includes("application/json") && accept.includes("text/event-stream") && request.headers.get("content-type") === "application/json") return request;
-  const headers = new Headers(request.headers);
-  headers.set("accept", TRANSPORT_ACCEPT);
-  headers.set("content-type", "application/json");
-  return new Request(request.url, { method: "POST", headers });
+/** The result of a request of a method the servers answer; -32601 for any other, as the SDK answers it. */
+async function resultOf<C>(definition: McpServerDefinition<C>, method: string, params: unknown, caller: C, context: RequestContext): Promise<unknown> {
+  if (method === "initialize") return initializeResult(definition);
+  if (method === "ping") return {};
+  if (method === "tools/list") return { tools: definition.tools.listedFor(definition.scopesOf(caller)) };
+  if (method === "tools/call") return callTool(definition, params as { name: string; arguments?: Record<string, unknown> }, caller, context);
+  throw new JsonRpcError(JSON_RPC.methodNotFound, "Method not found");
 }
 
 /**
- * Answers one POST: the Origin, the message, the protocol version, then the SDK. A request gets its JSON-RPC
+ * Answers one POST: the Origin, the message, the protocol version, then the method. A request gets its JSON-RPC
  * response (200, errors included); a notification or a response from the client gets 202 with no body.
  */
 export async function answerMcpPost<C>(definition: McpServerDefinition<C>, input: { request: Request; body: unknown; caller: C; context: RequestContext }): Promise<Response> {
   const { request, body, caller, context } = input;
   assertAllowedOrigin(request, definition.allowedOrigins());
-  const { message, reply } = readMessage(body);
+  const { message, params, reply } = readMessage(body);
   if (reply) return reply;
   if (!isInitialize(message)) assertProtocolVersion(request);
-  if ("method" in message) context.logFields.mcp_method = message.method;
-  const server = serverFor(definition, message, caller, context);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  return transport.handleRequest(transportRequest(request), { parsedBody: message });
+  if (!("method" in message) || !("id" in message)) return new Response(null, { status: 202 });
+  context.logFields.mcp_method = message.method;
+  try {
+    return jsonResponse({ result: await resultOf(definition, message.method, params, caller, context), jsonrpc: "2.0", id: message.id });
+  } catch (error) {
+    if (error instanceof JsonRpcError) return jsonRpcErrorReply(message.id, error.code, error.message, error.data);
+    // A fault outside a tool's run (its audit record, say): -32603, logged with the correlation id it names.
+    const { body: envelope } = errorOutcome(error, context);
+    const { message: text, correlation_id: correlationId } = (envelope as { error: { message: string; correlation_id: string } }).error;
+    return jsonRpcErrorReply(message.id, JSON_RPC.internalError, `Internal error: ${text} Quote ${correlationId} to support.`);
+  }
 }
 
 /**
