@@ -2,9 +2,10 @@
 // table, allowed origins) and a caller; each POST carries one JSON-RPC message, answered as JSON, statelessly (no
 // session id). protocol.ts has checked the message and a known method's params before it gets here, so what is
 // left is the SDK server's dispatch, done here directly: building an SDK `Server` and transport for every request
-// cost more than the tool call itself (docs/performance.md). The SDK's client (tests/api/mcp*) holds the wire
-// behaviour to the SDK's. The SDK's high-level `McpServer` was never used: its wire behaviour departs from the
-// spec (tool errors as `isError` results rather than -32602, `listChanged` forced true).
+// cost a large share of a tool call's time (docs/performance.md). The tests drive both servers with the SDK's own
+// client (tests/api/*/mcp.test.ts), which holds the wire to the SDK's. The SDK's high-level `McpServer` was never
+// used: its wire behaviour departs from the spec (tool errors as `isError` results rather than -32602,
+// `listChanged` forced true).
 import type { CallToolResult, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError, describeErrorCode } from "../errors";
 import { errorOutcome } from "../wire/error-outcome";
