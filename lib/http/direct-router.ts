@@ -102,11 +102,9 @@ export interface RouteTable<Loaded> {
 export function routeTable<Loaded>(routes: RouteEntry<Loaded>[], first: RouteEntry<Loaded>[] = []): RouteTable<Loaded> {
   const table: RouteTable<Loaded> = { staticAt: new Map(), patterned: [] };
   for (const [order, route] of [...first, ...[...routes].sort(specificity)].entries()) {
-    if (!route.segments.every((segment) => segment.kind === "static")) table.patterned.push({ route, order });
-    else {
-      const key = route.segments.map((segment) => (segment as { value: string }).value).join("\0");
-      if (!table.staticAt.has(key)) table.staticAt.set(key, { route, order });
-    }
+    const staticValues = route.segments.flatMap((segment) => (segment.kind === "static" ? [segment.value] : []));
+    if (staticValues.length < route.segments.length) table.patterned.push({ route, order });
+    else if (!table.staticAt.has(staticValues.join("\0"))) table.staticAt.set(staticValues.join("\0"), { route, order });
   }
   return table;
 }

@@ -127,8 +127,8 @@ export async function answerMcpPost<C>(definition: McpServerDefinition<C>, input
   const { message, params, reply } = readMessage(body);
   if (reply) return reply;
   if (!isInitialize(message)) assertProtocolVersion(request);
+  if ("method" in message) context.logFields.mcp_method = message.method;
   if (!("method" in message) || !("id" in message)) return new Response(null, { status: 202 });
-  context.logFields.mcp_method = message.method;
   try {
     return jsonResponse({ result: await resultOf(definition, message.method, params, caller, context), jsonrpc: "2.0", id: message.id });
   } catch (error) {
