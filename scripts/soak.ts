@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchServerEnv, benchTargets, buildIsStale, freePort, npmStartCommand, prepareBenchDatabase, processTree, rssMb, run, seedBenchData, waitForHttp, type Target } from "./bench-fixtures";
 import { BENCH_DATABASE } from "./database";
+import type { ProcessStats } from "../lib/health/process-stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SAMPLE_EVERY_MS = 5_000;
@@ -113,7 +114,7 @@ async function main(): Promise<boolean> {
     const targets = benchTargets(await seedBenchData(baseUrl));
     const internals = async () =>
       (await (await fetch(`${baseUrl}/healthz/internal`, { headers: { authorization: `Bearer ${operatorToken}` } })).json()) as {
-        process: { heap_used_mb: number; heap_total_mb: number; external_mb: number; event_loop_delay_ms: { p99: number } };
+        process: ProcessStats;
       };
     await internals(); // starts the server's event-loop delay monitor
 

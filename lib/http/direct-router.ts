@@ -103,8 +103,9 @@ export function routeTable<Loaded>(routes: RouteEntry<Loaded>[], first: RouteEnt
   const table: RouteTable<Loaded> = { staticAt: new Map(), patterned: [] };
   for (const [order, route] of [...first, ...[...routes].sort(specificity)].entries()) {
     const staticValues = route.segments.flatMap((segment) => (segment.kind === "static" ? [segment.value] : []));
+    const key = staticValues.join("\0");
     if (staticValues.length < route.segments.length) table.patterned.push({ route, order });
-    else if (!table.staticAt.has(staticValues.join("\0"))) table.staticAt.set(staticValues.join("\0"), { route, order });
+    else if (!table.staticAt.has(key)) table.staticAt.set(key, { route, order });
   }
   return table;
 }

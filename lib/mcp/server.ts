@@ -72,6 +72,13 @@ function missingScope(tool: McpTool<unknown>): JsonRpcError {
   });
 }
 
+/** A fault, logged as the route builder logs any, in the words its envelope gives a caller and its correlation id. */
+function loggedFault(error: unknown, context: RequestContext): string {
+  const { body } = errorOutcome(error, context);
+  const { message, correlation_id: correlationId } = (body as { error: { message: string; correlation_id: string } }).error;
+  return `${message} Quote ${correlationId} to support.`;
+}
+
 async function callTool<C>(definition: McpServerDefinition<C>, params: { name: string; arguments?: Record<string, unknown> }, caller: C, context: RequestContext): Promise<CallToolResult> {
   const tool = definition.tools.find(params.name);
   if (!tool) {
@@ -100,11 +107,8 @@ async function callTool<C>(definition: McpServerDefinition<C>, params: { name: s
     if (error instanceof ApiError && describeErrorCode(error.code, "partner").status < 500) {
       return { content: [{ type: "text", text: `${tool.name} failed: ${error.message}` }], isError: true, _meta: { error_code: error.code } };
     }
-    // A fault while running the tool is the tool's failed result (MCP: tool execution errors), logged with the
-    // correlation id it names, as the route builder logs any fault.
-    const { body } = errorOutcome(error, context);
-    const { message, correlation_id: correlationId } = (body as { error: { message: string; correlation_id: string } }).error;
-    return { content: [{ type: "text", text: `${tool.name} failed: ${message} Quote ${correlationId} to support.` }], isError: true };
+    // A fault while running the tool is the tool's failed result (MCP: tool execution errors).
+    return { content: [{ type: "text", text: `${tool.name} failed: ${loggedFault(error, context)}` }], isError: true };
   }
 }
 
@@ -133,10 +137,8 @@ export async function answerMcpPost<C>(definition: McpServerDefinition<C>, input
     return jsonResponse({ result: await resultOf(definition, message.method, params, caller, context), jsonrpc: "2.0", id: message.id });
   } catch (error) {
     if (error instanceof JsonRpcError) return jsonRpcErrorReply(message.id, error.code, error.message, error.data);
-    // A fault outside a tool's run (its audit record, say): -32603, logged with the correlation id it names.
-    const { body: envelope } = errorOutcome(error, context);
-    const { message: text, correlation_id: correlationId } = (envelope as { error: { message: string; correlation_id: string } }).error;
-    return jsonRpcErrorReply(message.id, JSON_RPC.internalError, `Internal error: ${text} Quote ${correlationId} to support.`);
+    // A fault outside a tool's run (its audit record, say).
+    return jsonRpcErrorReply(message.id, JSON_RPC.internalError, `Internal error: ${loggedFault(error, context)}`);
   }
 }
 

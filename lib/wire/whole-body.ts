@@ -14,7 +14,6 @@ const WHOLE_BODY = Symbol.for("lending.response.whole-body");
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 class WholeBodyResponse extends Response {
-  readonly #whole: string | Uint8Array<ArrayBuffer>;
   readonly [WHOLE_BODY]: string | Uint8Array<ArrayBuffer>;
   #read: Response | undefined;
 
@@ -23,13 +22,12 @@ class WholeBodyResponse extends Response {
     super(null, init);
     // What `new Response(text)` adds: a string body is plain text unless the headers name a type.
     if (typeof whole === "string" && !this.headers.has("content-type")) this.headers.set("content-type", "text/plain;charset=UTF-8");
-    this.#whole = whole;
     this[WHOLE_BODY] = whole;
   }
 
   /** The response as a reader sees it, its body a stream: made on the first read, with the headers as they are then. */
   #asRead(): Response {
-    this.#read ??= new Response(this.#whole, { status: this.status, statusText: this.statusText, headers: this.headers });
+    this.#read ??= new Response(this[WHOLE_BODY], { status: this.status, statusText: this.statusText, headers: this.headers });
     return this.#read;
   }
 
@@ -67,7 +65,7 @@ class WholeBodyResponse extends Response {
 
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError("Response.clone: the body has already been read.");
-    return new WholeBodyResponse(this.#whole, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
+    return new WholeBodyResponse(this[WHOLE_BODY], { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
   }
 }
 
