@@ -1,7 +1,7 @@
 // The account object (spec 2.4), its balance and its ledger transactions as they go on the wire; the zod schema of
 // each is in ./schemas.ts (the API reference documents replies with them).
 import { Prisma, type Account, type Instalment, type LedgerTransaction } from "../generated/prisma/client";
-import { isoTimestampSql } from "../wire/rendered-json";
+import { isoTimestampSql, jsonValueSql, renderedObjectSql } from "../wire/rendered-json";
 import { ARREARS_STATUSES, balanceAsOf, type Balance } from "./allocation";
 
 export function serializeBalance(account: Account, instalments: readonly Instalment[], asOf: string): Balance {
@@ -112,5 +112,12 @@ export function joinAccountJson(head: string, balance: Balance, tail: string): s
 }
 
 /** The transaction object as PostgreSQL renders it for the ledger page, over a row of `ledger_transactions`: what serializeTransaction returns. */
-export const transactionJsonSql = Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'transaction' AS object, account_id, type,
-  amount_pence, payment_id, ${isoTimestampSql("posted_at")} AS posted_at) rendered))::text`;
+export const transactionJsonSql = renderedObjectSql([
+  ["id", jsonValueSql.string("id")],
+  ["object", Prisma.sql`'"transaction"'`],
+  ["account_id", jsonValueSql.string("account_id")],
+  ["type", jsonValueSql.string("type")],
+  ["amount_pence", jsonValueSql.literal("amount_pence")],
+  ["payment_id", jsonValueSql.string("payment_id")],
+  ["posted_at", jsonValueSql.timestamp("posted_at")],
+]);

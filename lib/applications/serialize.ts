@@ -1,6 +1,6 @@
 import { config } from "../env";
 import { Prisma, type Application } from "../generated/prisma/client";
-import { isoTimestampSql } from "../wire/rendered-json";
+import { jsonValueSql, renderedObjectSql } from "../wire/rendered-json";
 
 /** The columns the application object is made from. */
 export type ApplicationView = Pick<
@@ -58,10 +58,29 @@ export type ApplicationObject = ReturnType<typeof serializeApplication>;
  * JavaScript, where each of those steps cost more than the query (docs/performance.md).
  */
 export function applicationJsonSql(): Prisma.Sql {
-  return Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'application' AS object, environment = 'live' AS livemode,
-    status, (SELECT company FROM (SELECT company_number, company_name AS name) company) AS business, amount_pence,
-    term_months, product, purpose, reference, ${handoffUrl("")}::text || handoff_token AS handoff_url,
-    ${isoTimestampSql("expires_at")} AS expires_at, ${isoTimestampSql("created_at")} AS created_at,
-    ${isoTimestampSql("submitted_at")} AS submitted_at, ${isoTimestampSql("withdrawn_at")} AS withdrawn_at, withdrawal_reason,
-    ${isoTimestampSql("funded_at")} AS funded_at, decision_id AS decision, account_id, introduction_id, sub_account_id, metadata) rendered))::text`;
+  const { string, literal, timestamp, json } = jsonValueSql;
+  return renderedObjectSql([
+    ["id", string("id")],
+    ["object", Prisma.sql`'"application"'`],
+    ["livemode", literal("environment = 'live'")],
+    ["status", string("status")],
+    ["business", renderedObjectSql([["company_number", string("company_number")], ["name", string("company_name")]])],
+    ["amount_pence", literal("amount_pence")],
+    ["term_months", literal("term_months")],
+    ["product", string("product")],
+    ["purpose", string("purpose")],
+    ["reference", string("reference")],
+    ["handoff_url", json(Prisma.sql`to_json(${handoffUrl("")}::text || handoff_token)::text`)],
+    ["expires_at", timestamp("expires_at")],
+    ["created_at", timestamp("created_at")],
+    ["submitted_at", timestamp("submitted_at")],
+    ["withdrawn_at", timestamp("withdrawn_at")],
+    ["withdrawal_reason", string("withdrawal_reason")],
+    ["funded_at", timestamp("funded_at")],
+    ["decision", string("decision_id")],
+    ["account_id", string("account_id")],
+    ["introduction_id", string("introduction_id")],
+    ["sub_account_id", string("sub_account_id")],
+    ["metadata", json(Prisma.sql`metadata::text`)],
+  ]);
 }
