@@ -2,7 +2,9 @@
 // client's own hang-up (ClientAbortedError).
 import { ApiError } from "../errors";
 import type { Ring } from "../errors";
+import { Readable } from "node:stream";
 import { ClientAbortedError } from "../wire/error-outcome";
+import { nodeBodyOf } from "../wire/node-body-request";
 
 export type BodyFormat = "json" | "form";
 
@@ -16,15 +18,6 @@ function tooLarge(ring: Ring, limit: number): ApiError {
   return new ApiError(ring === "public" ? "request_body_too_large" : "payload_too_large", { message });
 }
 
-/** The next chunk of the body; a stream that fails here failed because the connection did. */
-async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
-  try {
-    return await reader.read();
-  } catch (cause) {
-    throw new ClientAbortedError("The client closed the request before its body arrived.", { cause });
-  }
-}
-
 // An oversize body is still read (and discarded) up to this many times the cap before the 413 is sent: a
 // client that is mid-upload when the server answers sees a connection reset instead of the error.
 const DRAIN_FACTOR = 8;
@@ -34,22 +27,25 @@ async function readWithinLimit(request: Request, limit: number, ring: Ring): Pro
   const drainLimit = limit * DRAIN_FACTOR;
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > drainLimit) {
-    await request.body?.cancel().catch(() => undefined);
+    const unread = nodeBodyOf(request) ?? request.body;
+    if (unread instanceof Readable) unread.destroy();
+    else await unread?.cancel().catch(() => undefined);
     throw tooLarge(ring, limit);
   }
-  if (!request.body) return new Uint8Array();
+  const source: AsyncIterable<Uint8Array> | null = nodeBodyOf(request) ?? request.body;
+  if (!source) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await readChunk(reader);
-    if (done) break;
-    size += value.byteLength;
-    if (size > drainLimit) {
-      await reader.cancel().catch(() => undefined);
-      break;
+  try {
+    // Leaving the loop early cancels the stream (destroys Node's): the rest of an oversize upload is not read.
+    for await (const chunk of source) {
+      size += chunk.byteLength;
+      if (size > drainLimit) break;
+      if (size <= limit) chunks.push(chunk);
     }
-    if (size <= limit) chunks.push(value);
+  } catch (cause) {
+    // A body stream fails here only because the connection did.
+    throw new ClientAbortedError("The client closed the request before its body arrived.", { cause });
   }
   if (size > limit) throw tooLarge(ring, limit);
   return Buffer.concat(chunks);

@@ -4,7 +4,7 @@
 // compiled route modules, without Next's router in front of every request; the test harness
 // (tests/helpers/app-server.ts) serves every route file this way from source (docs/architecture.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { nodeBodyRequest } from "../wire/node-body-request";
 import { wholeBodyOf } from "../wire/whole-body";
 import type { RouteHandler, RouteHandlers } from "./route";
 
@@ -154,14 +154,8 @@ function webRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: UR
     if (!outgoing.writableFinished) controller.abort();
   });
   const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, {
-    method,
-    headers,
-    body: hasBody ? (Readable.toWeb(incoming) as ReadableStream) : undefined,
-    duplex: "half",
-    signal: controller.signal,
-  } as RequestInit);
+  const init = { method, headers, signal: controller.signal };
+  return method === "GET" || method === "HEAD" ? new Request(url, init) : nodeBodyRequest(url, init, incoming);
 }
 
 /**
