@@ -1,5 +1,6 @@
 // The hot reads of accounts the benchmark measures (docs/performance.md), one query each on the fast lane
-// (lib/fast-lane.ts): the account read and the ledger page, rendered to JSON by PostgreSQL (accountJsonSql and
+// (lib/fast-lane.ts): the account read and the ledger page (kept in memory against the account's ledger version:
+// ledger-pages.ts), rendered to JSON by PostgreSQL (accountJsonSql and
 // transactionJsonSql, held equal to their serializers by a test), and the account with its instalments in
 // Prisma's shape, for the MCP loan tools (held equal to Prisma's row by a test). Account reads made together
 // share one query (batchedRead). Below them, the tenant's accounts, ledgers and book through Prisma, for the
@@ -15,6 +16,7 @@ import { tenantObjectOrThrow, tenantWhere, type Tenant } from "../tenant";
 import { balanceWithArrears, type BalanceState } from "./allocation";
 import { utcDate } from "./calendar";
 import type { listTransactionsQuerySchema } from "./schemas";
+import { ledgerPages } from "./ledger-pages";
 import { accountJsonSql, joinAccountJson, transactionJsonSql } from "./serialize";
 
 /** The accounts columns under Prisma's field names, enums as text. */
@@ -26,7 +28,7 @@ const ACCOUNT_COLUMNS = Prisma.sql`id, project_id AS "projectId", environment::t
   interest_accrued_pence AS "interestAccruedPence", fees_outstanding_pence AS "feesOutstandingPence",
   interest_accrued_through AS "interestAccruedThrough", next_due_on AS "nextDueOn", mandate_id AS "mandateId",
   mandate_status::text AS "mandateStatus", mandate_revoked_at AS "mandateRevokedAt", forborne_until AS "forborneUntil",
-  closed_at AS "closedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  closed_at AS "closedAt", ledger_version AS "ledgerVersion", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 // The schedule aggregated into the account's row: json carries no timestamps here (due dates are text), so
 // the instalments arrive exactly as Prisma would give them.
@@ -76,35 +78,38 @@ export async function retrieveAccount({ tenant, now, id }: { tenant: Tenant; now
   return new RenderedJson(joinAccountJson(row.head, balance, row.tail));
 }
 
-/** Throws unless the account is the tenant's, under the one tenancy rule (lib/tenant.ts). */
-async function assertOwnAccount(tenant: Tenant, id: string): Promise<void> {
-  const [account] = await readRows<{ projectId: string; environment: Tenant["environment"] }>(Prisma.sql`SELECT project_id AS "projectId",
-    environment::text AS environment FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId}`);
-  tenantObjectOrThrow(tenant, account, () => notFound("account", id));
-}
+type LedgerVersionRow = { position: number; projectId: string; environment: Tenant["environment"]; ledgerVersion: number };
+
+const readLedgerVersion = batchedRead<{ tenant: Tenant; id: string }, LedgerVersionRow>((keys) =>
+  readRows<LedgerVersionRow>(Prisma.sql`SELECT wanted.position::int AS position, project_id AS "projectId", environment::text AS environment,
+      ledger_version AS "ledgerVersion" FROM ${wantedAccounts(keys)}`),
+);
 
 /**
- * A page of the account's ledger, rendered by PostgreSQL. The account's ownership is checked in the page's own
- * query; only an empty page asks again, to tell an account with no entries from someone else's.
+ * A page of the account's ledger, rendered by PostgreSQL, or the same page from memory while the account's
+ * ledger holds the rows it held then (ledger-pages.ts). The account's version is read first, which also checks
+ * the account is the caller's: a page read after it can only hold as many rows or more, never fewer.
  */
 export async function listTransactions(options: { tenant: Tenant; id: string; query: z.output<typeof listTransactionsQuerySchema>; url: string }): Promise<RenderedJson> {
-  const { tenant, id } = options;
-  const owned = Prisma.sql`EXISTS (SELECT 1 FROM accounts WHERE id = ${id} AND project_id = ${tenant.projectId} AND environment = ${tenant.environment}::"Environment")`;
+  const { tenant, id, query, url } = options;
+  const account = tenantObjectOrThrow(tenant, await readLedgerVersion({ tenant, id }), () => notFound("account", id));
+  const key = { accountId: id, version: account.ledgerVersion, limit: query.limit, startingAfter: query.starting_after, endingBefore: query.ending_before, url };
+  const known = ledgerPages().get(key);
+  if (known) return known;
   const page = await paginate({
     kind: "transaction",
-    page: options.query satisfies PageRequest,
-    url: options.url,
+    page: query satisfies PageRequest,
+    url,
     fetch: (window) => {
       const cursor = !window.id ? [] : "lt" in window.id ? [Prisma.sql`id < ${window.id.lt}`] : [Prisma.sql`id > ${window.id.gt}`];
       const order = window.orderBy.id === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
       return readRows<{ id: string; json: string }>(Prisma.sql`SELECT id, ${transactionJsonSql} AS json FROM ledger_transactions
-        WHERE ${Prisma.join([Prisma.sql`account_id = ${id}`, owned, ...cursor], " AND ")} ORDER BY id ${order} LIMIT ${window.take}`);
+        WHERE ${Prisma.join([Prisma.sql`account_id = ${id}`, ...cursor], " AND ")} ORDER BY id ${order} LIMIT ${window.take}`);
     },
-    exists: async (cursor) => (await readRows<{ id: string }>(Prisma.sql`SELECT id FROM ledger_transactions WHERE id = ${cursor} AND account_id = ${id} AND ${owned}`)).length === 1,
+    exists: async (cursor) => (await readRows<{ id: string }>(Prisma.sql`SELECT id FROM ledger_transactions WHERE id = ${cursor} AND account_id = ${id}`)).length === 1,
     serialize: (row) => new RenderedJson(row.json),
   });
-  if (page.data.length === 0) await assertOwnAccount(tenant, id);
-  return renderListEnvelope(page);
+  return ledgerPages().set(key, renderListEnvelope(page));
 }
 
 /** One company's latest accounts with the tenant, newest first, each with its instalments. */

@@ -112,12 +112,5 @@ export function joinAccountJson(head: string, balance: Balance, tail: string): s
 }
 
 /** The transaction object as PostgreSQL renders it for the ledger page, over a row of `ledger_transactions`: what serializeTransaction returns. */
-export const transactionJsonSql = renderedObjectSql([
-  ["id", jsonValueSql.string("id")],
-  ["object", Prisma.sql`'"transaction"'`],
-  ["account_id", jsonValueSql.string("account_id")],
-  ["type", jsonValueSql.string("type")],
-  ["amount_pence", jsonValueSql.literal("amount_pence")],
-  ["payment_id", jsonValueSql.string("payment_id")],
-  ["posted_at", jsonValueSql.timestamp("posted_at")],
-]);
+export const transactionJsonSql = Prisma.sql`row_to_json((SELECT rendered FROM (SELECT id, 'transaction' AS object, account_id, type,
+  amount_pence, payment_id, ${isoTimestampSql("posted_at")} AS posted_at) rendered))::text`;

@@ -183,4 +183,29 @@ describe("listTransactions", () => {
     const [foreign] = await db().ledgerTransaction.findMany({ where: { accountId: otherAccount.id } });
     await expect(listTransactions({ tenant, id: account.id, query: { limit: 10, starting_after: foreign!.id }, url })).rejects.toMatchObject({ code: "not_found" });
   });
+
+  it("answers a page from memory while the ledger holds what it held, and reads again once a row is posted", async () => {
+    const account = await fundedAccount(tenant, { product: "flex" });
+    const url = `/partner/v1/accounts/${account.id}/transactions`;
+    const ids = async () => (JSON.parse((await listTransactions({ tenant, id: account.id, query: { limit: 100 }, url })).text) as { data: { id: string }[] }).data.map((row) => row.id);
+    const rowsNow = async () => (await db().ledgerTransaction.findMany({ where: { accountId: account.id }, orderBy: { id: "desc" } })).map((row) => row.id);
+
+    const first = await listTransactions({ tenant, id: account.id, query: { limit: 100 }, url });
+    expect(await listTransactions({ tenant, id: account.id, query: { limit: 100 }, url })).toBe(first);
+    expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).ledgerVersion).toBe((await rowsNow()).length);
+
+    await db().$transaction(async (transaction) => drawDown({ tenant, now: await tenantNow(tenant), id: account.id, input: { amount_pence: 1_500 }, transaction }));
+    const after = await rowsNow();
+    expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).ledgerVersion).toBe(after.length);
+    expect(await ids()).toEqual(after);
+    // Another page of the same ledger is its own.
+    expect(await listTransactions({ tenant, id: account.id, query: { limit: 1 }, url })).not.toBe(await listTransactions({ tenant, id: account.id, query: { limit: 100 }, url }));
+  });
+
+  it("refuses the other environment's token with 401 environment_mismatch, a page of the ledger in memory or not", async () => {
+    const account = await fundedAccount(tenant);
+    const url = `/partner/v1/accounts/${account.id}/transactions`;
+    await listTransactions({ tenant, id: account.id, query: { limit: 10 }, url });
+    await expect(listTransactions({ tenant: { ...tenant, environment: "live" }, id: account.id, query: { limit: 10 }, url })).rejects.toMatchObject({ code: "environment_mismatch" });
+  });
 });
