@@ -1,8 +1,11 @@
-// `npm run soak [-- --minutes N] [-- --rate R]`: one production process (as `npm start` runs it, on the bench's
-// database and data) under the bench's mix of routes at a steady R requests a second (default 20, far under what
-// it serves) for N minutes (default 30). Every few seconds it samples the server's resident memory (/proc, the whole
-// process tree), its V8 heap and its event-loop delay (GET /healthz/internal, operator-only). After the warm-up it
-// reports the memory slope in MB per hour (budget: under 5), the failed requests (budget: none) and the p99 of the
+// `npm run soak [-- --minutes N] [-- --rate R] [-- --warm-up-requests W] [-- --warm-up-rate V]`: one production
+// process (as `npm start` runs it, on the bench's database and data) under the bench's mix of routes: first a
+// warm-up of W requests (default 30,000) at V a second (default 100), then a steady R requests a second (default 20,
+// far under what it serves) for N minutes (default 30), the measured part. Every few seconds it samples the
+// server's resident memory (/proc, the whole process tree), its V8 heap and its event-loop delay (GET
+// /healthz/internal, operator-only). The warm-up is counted in requests because that is how V8 warms up: code is
+// optimised, and the allocator's high-water mark set, after so many calls, not after so many minutes (at 20 a
+// second the first 25,000 requests took 21 minutes; docs/performance.md, "Soak"). After the warm-up it reports the memory slope in MB per hour (budget: under 5), the failed requests (budget: none) and the p99 of the
 // first and the last quarter (budget: the last no worse than 1.5 times the first, or 10 ms), prints the samples and
 // an ASCII plot of RSS over time, and exits 1 when a budget is missed. Not part of `npm test`: run it on a quiet machine.
 import "./require-node";
@@ -25,12 +28,14 @@ const { values: flags } = parseArgs({
   options: {
     minutes: { type: "string", default: "30" },
     rate: { type: "string", default: "20" },
+    "warm-up-requests": { type: "string", default: "30000" },
+    "warm-up-rate": { type: "string", default: "100" },
   },
 });
 const MINUTES = Number(flags.minutes);
 const RATE = Number(flags.rate);
-/** The first tenth of the run (at least 30 s) fills caches and lets V8 settle; it is left out of the figures. */
-const WARM_UP_MS = Math.max(30_000, (MINUTES * 60_000) / 10);
+const WARM_UP_REQUESTS = Number(flags["warm-up-requests"]);
+const WARM_UP_RATE = Number(flags["warm-up-rate"]);
 
 interface Sample {
   atMs: number;
@@ -118,9 +123,10 @@ async function main(): Promise<boolean> {
       };
     await internals(); // starts the server's event-loop delay monitor
 
-    console.log(`Soak: ${targets.length} routes in turn at ${RATE} requests/s for ${MINUTES} min (warm-up ${(WARM_UP_MS / 1000).toFixed(0)} s), sampling every ${SAMPLE_EVERY_MS / 1000} s`);
+    console.log(`Soak: ${targets.length} routes in turn; warm-up ${WARM_UP_REQUESTS} requests at ${WARM_UP_RATE}/s, then ${RATE} requests/s for ${MINUTES} min; sampling every ${SAMPLE_EVERY_MS / 1000} s`);
     const started = performance.now();
-    const endsAt = started + MINUTES * 60_000;
+    /** When the warm-up's last request left, from `started`: the measured part starts there and lasts MINUTES. */
+    let warmUpMs: number | null = null;
     const answered: Answered[] = [];
     const failures: string[] = [];
     let sent = 0;
@@ -147,7 +153,11 @@ async function main(): Promise<boolean> {
     };
     // Open loop: requests leave on schedule whatever the answers do, so a slower server shows as latency.
     const sender = setInterval(() => {
-      const due = Math.floor(((performance.now() - started) / 1000) * RATE) - sent;
+      const elapsedMs = performance.now() - started;
+      if (warmUpMs === null && sent >= WARM_UP_REQUESTS) warmUpMs = elapsedMs;
+      const due = warmUpMs === null
+        ? Math.min(WARM_UP_REQUESTS, Math.floor((elapsedMs / 1000) * WARM_UP_RATE)) - sent
+        : WARM_UP_REQUESTS + Math.floor(((elapsedMs - warmUpMs) / 1000) * RATE) - sent;
       for (let count = 0; count < due; count += 1) send();
     }, 10);
 
@@ -172,7 +182,7 @@ async function main(): Promise<boolean> {
         });
         const last = samples.at(-1)!;
         process.stdout.write(`\r${(atMs / 60_000).toFixed(1)} min: RSS ${last.rssMb.toFixed(0)} MB, heap ${last.heapUsedMb.toFixed(0)} MB, p99 ${last.p99Ms.toFixed(0)} ms   `);
-        if (performance.now() >= endsAt) {
+        if (warmUpMs !== null && atMs >= warmUpMs + MINUTES * 60_000) {
           clearInterval(sampler);
           resolve();
         }
@@ -182,16 +192,17 @@ async function main(): Promise<boolean> {
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
 
     // After the warm-up: the memory slope, the failures, and p99 of the first quarter against the last.
-    const steady = samples.filter((sample) => sample.atMs >= WARM_UP_MS);
+    const measuredFromMs = warmUpMs!;
+    const steady = samples.filter((sample) => sample.atMs >= measuredFromMs);
     const slopeOf = (value: (sample: Sample) => number) => slope(steady.map((sample) => ({ x: sample.atMs / 3_600_000, y: value(sample) })));
     const slopeMbPerHour = slopeOf((sample) => sample.rssMb);
     const heapSlopeMbPerHour = slopeOf((sample) => sample.heapUsedMb);
     // Where RSS grows: V8's reserved heap, memory held by Buffers, or the rest (compiled code, native allocations).
     const partSlopes = `heap reserved ${slopeOf((sample) => sample.heapTotalMb).toFixed(1)}, external ${slopeOf((sample) => sample.externalMb).toFixed(1)}, the rest ${slopeOf((sample) => sample.rssMb - sample.heapTotalMb - sample.externalMb).toFixed(1)} MB/h`;
-    const measured = answered.filter((answer) => answer.atMs >= WARM_UP_MS);
-    const quarter = (MINUTES * 60_000 - WARM_UP_MS) / 4;
-    const firstQuarter = measured.filter((answer) => answer.atMs < WARM_UP_MS + quarter).map((answer) => answer.latencyMs);
-    const lastQuarter = measured.filter((answer) => answer.atMs >= WARM_UP_MS + 3 * quarter).map((answer) => answer.latencyMs);
+    const measured = answered.filter((answer) => answer.atMs >= measuredFromMs);
+    const quarter = (MINUTES * 60_000) / 4;
+    const firstQuarter = measured.filter((answer) => answer.atMs < measuredFromMs + quarter).map((answer) => answer.latencyMs);
+    const lastQuarter = measured.filter((answer) => answer.atMs >= measuredFromMs + 3 * quarter).map((answer) => answer.latencyMs);
     const firstP99 = percentile(firstQuarter, 0.99);
     const lastP99 = percentile(lastQuarter, 0.99);
     const failed = measured.filter((answer) => !answer.ok).length;
